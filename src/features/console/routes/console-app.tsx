@@ -1,0 +1,3 @@
+export default function ConsoleApp() {
+  return <h1>Console</h1>;
+}

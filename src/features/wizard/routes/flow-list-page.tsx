@@ -1,0 +1,3 @@
+export default function FlowListPage() {
+  return <h1>IDV Capture</h1>;
+}

@@ -1,0 +1,3 @@
+export default function WizardPage({ flowId }: { flowId: string }) {
+  return <h1>{flowId}</h1>;
+}

@@ -1,0 +1,84 @@
+/** Every send-input error code of spec 7.2, with the input family it belongs to. */
+export const errorCodes = [
+  'media.notFound',
+  'documentPhoto.badText',
+  'documentPhoto.blurryText',
+  'documentPhoto.smallImageSize',
+  'documentPhoto.unexpectedData',
+  'documentPhoto.noText',
+  'documentPhoto.noFace',
+  'documentPhoto.grayscaleImage',
+  'documentPhoto.screenPhoto',
+  'documentPhoto.noDocument',
+  'documentPhoto.missingFields',
+  'documentPhoto.wrongFormat',
+  'documentPhoto.noMrz',
+  'documentPhoto.badMrz',
+  'documentPhoto.noPdf417',
+  'documentPhoto.badPdf417',
+  'documentPhoto.typeMismatch',
+  'documentPhoto.countryMismatch',
+  'documentPhoto.croppedDocument',
+  'documentPhoto.sideMismatch',
+  'documentPhoto.occludedDocument',
+  'documentPhoto.similarImages',
+  'documentPhoto.FirstInputNotProcessed',
+  'voiceVideo.conversionFailed',
+  'voiceVideo.multipleFaces',
+  'voiceVideo.noFace',
+  'bankDocument.passwordRequired',
+  'bankDocument.passwordFailed',
+  'bankDocument.badFileName',
+  'bankDocument.invalidMetadata',
+  'bankDocument.statementNotSupported',
+  'CustomDocumentPhoto.multiPageInputError',
+  'selfiePhoto.maskDetected',
+  'selfiePhoto.closedEyes',
+  'selfiePhoto.noFace',
+  'selfiePhoto.multipleFaces',
+  'selfiePhoto.sunGlasses',
+  'selfiePhoto.validationError',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const isErrorCode = (value: string): value is ErrorCode => (errorCodes as readonly string[]).includes(value);
+
+/** Errors that are the service's fault, not the person's (spec 7.1). */
+export const systemErrorCodes: readonly ErrorCode[] = ['documentPhoto.unexpectedData', 'voiceVideo.conversionFailed'];
+export const errorTypeOf = (code: ErrorCode) =>
+  systemErrorCodes.includes(code) ? ('SystemError' as const) : ('ValidationError' as const);
+
+/**
+ * Codes that need a trained model; the embedded service reads them from a sample file's
+ * scenario marker (contract 4). The others are measured from the bytes.
+ */
+export const markerOnlyCodes: readonly ErrorCode[] = [
+  'documentPhoto.badText',
+  'documentPhoto.unexpectedData',
+  'documentPhoto.noText',
+  'documentPhoto.noFace',
+  'documentPhoto.screenPhoto',
+  'documentPhoto.noDocument',
+  'documentPhoto.missingFields',
+  'documentPhoto.wrongFormat',
+  'documentPhoto.noMrz',
+  'documentPhoto.badMrz',
+  'documentPhoto.badPdf417',
+  'documentPhoto.typeMismatch',
+  'documentPhoto.countryMismatch',
+  'documentPhoto.croppedDocument',
+  'documentPhoto.sideMismatch',
+  'documentPhoto.occludedDocument',
+  'voiceVideo.multipleFaces',
+  'voiceVideo.noFace',
+  'selfiePhoto.maskDetected',
+  'selfiePhoto.closedEyes',
+  'selfiePhoto.noFace',
+  'selfiePhoto.multipleFaces',
+  'selfiePhoto.sunGlasses',
+  'selfiePhoto.validationError',
+];
+
+/** Text in a sample file's metadata that carries a scenario or a person (contract 4, ext). */
+export const SCENARIO_MARKER = 'idv-scenario=';
+export const PERSON_MARKER = 'idv-person=';

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/** ISO 3166-1 alpha-2, upper case. */
+export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'a 2-letter ISO country code');
+
+export const documentTypes = ['national-id', 'passport', 'driving-license', 'proof-of-residency'] as const;
+export const documentType = z.enum(documentTypes);
+export type DocumentType = z.infer<typeof documentType>;
+
+export const documentCheck = z.enum(['mrz', 'pdf417']);
+
+export const documentStepSchema = z.object({
+  types: z.array(documentType).min(1),
+  countries: z.array(countryCode).min(1),
+  /** Per country, the region codes the user must choose from; absent or empty = no region. */
+  regions: z.record(z.string(), z.array(z.string().min(1))).default({}),
+  /** Country-specific checks (e.g. mexican-curp-validation) run in addition to these. */
+  requires: z.array(documentCheck).default([]),
+});
+export type DocumentStep = z.infer<typeof documentStepSchema>;
+
+export const customDocumentSchema = z.object({
+  type: z.string().regex(/^custom-[a-z0-9-]+$/),
+  name: z.string().min(1).optional(),
+  multiPage: z.boolean().default(false),
+  /** Whether the document has a back side (ignored for a multi-page PDF). */
+  sides: z.enum(['one', 'two']).default('one'),
+});
+export type CustomDocument = z.infer<typeof customDocumentSchema>;
+
+export const customFieldType = z.enum(['text', 'date', 'select', 'checkbox']);
+export const fieldMappingSchema = z.object({ country: countryCode, key: z.string().min(1) });
+
+export const customFieldDefinitionSchema = z.object({
+  name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]*$/),
+  label: z.string().min(1).optional(),
+  type: customFieldType,
+  required: z.boolean().default(false),
+  options: z.array(z.object({ value: z.string().min(1), label: z.string().min(1) })).optional(),
+  /** A regular expression (source) the text value must match. */
+  pattern: z.string().optional(),
+  mapping: fieldMappingSchema.optional(),
+});
+export type CustomFieldDefinition = z.infer<typeof customFieldDefinitionSchema>;
+
+export const bankInstitutionSchema = z.object({ institutionId: z.string().min(1), name: z.string().min(1) });
+
+export const meritSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('document-verification'), documents: z.array(documentStepSchema).min(1) }),
+  z.object({ type: z.literal('biometric-verification'), input: z.enum(['selfie-photo', 'selfie-video']) }),
+  z.object({ type: z.literal('custom-document'), documents: z.array(customDocumentSchema).min(1) }),
+  z.object({
+    type: z.literal('custom-fields'),
+    country: countryCode,
+    fields: z.array(customFieldDefinitionSchema).min(1),
+  }),
+  z.object({
+    type: z.literal('bank-account-data'),
+    countries: z.array(countryCode).min(1),
+    institutions: z.array(bankInstitutionSchema).min(1),
+  }),
+]);
+export type Merit = z.infer<typeof meritSchema>;
+export type MeritType = Merit['type'];
+
+/** The fixed order of merits in every flow (spec 4.1 rule 2, contract 2). */
+export const meritOrder: readonly MeritType[] = [
+  'document-verification',
+  'biometric-verification',
+  'custom-document',
+  'custom-fields',
+  'bank-account-data',
+];
+
+export const flowSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]+$/),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    merits: z.array(meritSchema),
+  })
+  .superRefine((flow, ctx) => {
+    const positions = flow.merits.map((m) => meritOrder.indexOf(m.type));
+    for (let i = 1; i < positions.length; i++) {
+      if (positions[i] <= positions[i - 1]) {
+        ctx.addIssue({ code: 'custom', path: ['merits', i], message: 'merits out of the fixed order, or repeated' });
+      }
+    }
+  });
+export type Flow = z.infer<typeof flowSchema>;
+
+export const flowSummarySchema = z.object({ id: z.string(), name: z.string() });
+export type FlowSummary = z.infer<typeof flowSummarySchema>;

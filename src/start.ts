@@ -1,0 +1,56 @@
+// `npm start`: the embedded service (unless UPSTREAM_URL points elsewhere) and the BFF, as two
+// processes that talk over HTTP exactly as they would in production.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { assertNoDevSecretsInProduction, devDefaults } from './shared/dev-defaults';
+
+const env = { ...process.env };
+assertNoDevSecretsInProduction(env);
+env.PORT ??= String(devDefaults.PORT);
+env.SERVICE_PORT ??= String(devDefaults.SERVICE_PORT);
+env.HOST ??= devDefaults.HOST;
+env.DATA_DIR ??= devDefaults.DATA_DIR;
+const printed: string[] = [];
+for (const name of ['SERVICE_CLIENT_ID', 'SERVICE_CLIENT_SECRET', 'WEBHOOK_SECRET'] as const) {
+  if (!env[name]) {
+    env[name] = devDefaults[name];
+    printed.push(`${name}=${env[name]}`);
+  }
+}
+if (!env.STAFF_PASSWORD) {
+  if (env.NODE_ENV === 'production') throw new Error('STAFF_PASSWORD must be set when NODE_ENV=production');
+  env.STAFF_PASSWORD = randomBytes(9).toString('base64url');
+  printed.push(`STAFF_PASSWORD=${env.STAFF_PASSWORD}`);
+}
+const embedded = !env.UPSTREAM_URL;
+env.UPSTREAM_URL ??= `http://${env.HOST}:${env.SERVICE_PORT}`;
+env.SERVICE_WEBHOOK_URL ??= `http://${env.HOST}:${env.PORT}/webhooks/verification`;
+
+const children: ChildProcess[] = [];
+const start = (name: string, entry: string) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: 'inherit' });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping`);
+      stop(code ?? 1);
+    }
+  });
+  children.push(child);
+};
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 5000).unref();
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(() =>
+    process.exit(code),
+  );
+}
+process.on('SIGINT', () => stop());
+process.on('SIGTERM', () => stop());
+
+if (embedded) start('service', 'src/service/main.ts');
+start('bff', 'src/bff/main.ts');
+if (printed.length) console.log(`development settings (set them to override):\n  ${printed.join('\n  ')}`);
+console.log(`IDV Capture: http://${env.HOST}:${env.PORT}/  (staff console: /console)`);
