@@ -33,13 +33,15 @@ export default defineConfig({
   },
   webServer: {
     // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
-    command: 'npm start',
+    // `npm start` with its own build folder, so that parallel runs on other ports do not share dist/.
+    command: `npx vite build --outDir test-results/dist-${port} --emptyOutDir && node --import tsx src/start.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'pipe',
     env: {
       PORT: String(port),
+      STATIC_DIR: `test-results/dist-${port}`,
       SERVICE_PORT: String(servicePort),
       DATA_DIR: `test-results/e2e-data-${Date.now()}`,
       UPLOAD_WAIT_SECONDS: '4',
