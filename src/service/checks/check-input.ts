@@ -1,0 +1,318 @@
+import type { ErrorCode } from '@/shared/error-codes';
+import type { DocumentType } from '@/shared/flow';
+import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE } from '@/shared/image-metrics';
+import { MIN_IMAGE_SIDE } from '@/shared/limits';
+import { readPdf417 } from './barcode';
+import { parseStatement } from './bank-statement';
+import { barcodeImage, measureImage, readImageHeader } from './image';
+import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
+import { closePdf, editTrace, openPdf, pdfLines } from './pdf';
+import type { CheckOutcome, InputFacts, Person, StoredFile } from './types';
+import { checkContainer } from './video';
+
+export interface DocumentPhotoContext {
+  type: DocumentType;
+  country: string;
+  page: 'front' | 'back';
+  requires: readonly ('mrz' | 'pdf417')[];
+  otherSide?: { phash?: string };
+}
+
+export interface CustomDocumentContext {
+  page: 'front' | 'back' | 'multi';
+  multiPageAllowed: boolean;
+}
+
+export interface BankStatementContext {
+  password?: string;
+  country: string;
+  institutionId: string;
+}
+
+/** Marker codes each input accepts; request-level codes (file names, order) never come from a file. */
+const markerFamilies = {
+  document: (code: ErrorCode) =>
+    code.startsWith('documentPhoto.') && code !== 'documentPhoto.FirstInputNotProcessed',
+  selfie: (code: ErrorCode) => code.startsWith('selfiePhoto.'),
+  video: (code: ErrorCode) => code.startsWith('voiceVideo.'),
+  custom: (code: ErrorCode) =>
+    (code.startsWith('documentPhoto.') && code !== 'documentPhoto.FirstInputNotProcessed') ||
+    code.startsWith('CustomDocumentPhoto.'),
+  bank: (code: ErrorCode) => code.startsWith('bankDocument.') && code !== 'bankDocument.badFileName',
+};
+
+/** Generic, person-free reasons for the codes a marker carries. */
+const markerMessages: Partial<Record<ErrorCode, string>> = {
+  'documentPhoto.badText': 'a document field did not pass validation',
+  'documentPhoto.unexpectedData': 'the document could not be read',
+  'documentPhoto.noText': 'no text was found on the document',
+  'documentPhoto.noFace': 'no face was found on the document',
+  'documentPhoto.screenPhoto': 'the photo shows a screen, not the document',
+  'documentPhoto.noDocument': 'the photo matches no known document',
+  'documentPhoto.missingFields': 'the document lacks required fields',
+  'documentPhoto.wrongFormat': 'some document fields have an invalid format',
+  'documentPhoto.noMrz': 'no machine-readable zone was found',
+  'documentPhoto.badMrz': 'the machine-readable zone is damaged',
+  'documentPhoto.badPdf417': 'the PDF417 barcode is damaged',
+  'documentPhoto.typeMismatch': 'the document is of another type than the one chosen',
+  'documentPhoto.countryMismatch': 'the document is from another country than the one chosen',
+  'documentPhoto.croppedDocument': 'the document edges are not all visible',
+  'documentPhoto.sideMismatch': 'the photo shows the other side of the document',
+  'documentPhoto.occludedDocument': 'something covers part of the document',
+  'voiceVideo.noFace': 'no face was found in the video',
+  'voiceVideo.multipleFaces': 'more than one face was found in the video',
+  'selfiePhoto.maskDetected': 'the person wears a mask',
+  'selfiePhoto.closedEyes': 'the person has closed eyes',
+  'selfiePhoto.noFace': 'no face was found in the selfie',
+  'selfiePhoto.multipleFaces': 'more than one face was found in the selfie',
+  'selfiePhoto.sunGlasses': 'the person wears sunglasses',
+  'selfiePhoto.validationError': 'the selfie was not taken properly',
+};
+
+const fail = (code: ErrorCode, message: string, facts: InputFacts): CheckOutcome => ({
+  code,
+  message,
+  facts,
+});
+const pass = (facts: InputFacts): CheckOutcome => ({ code: null, facts });
+
+/** The marker's code when this input accepts it, else undefined; records markers in the facts. */
+function applyMarkers(markers: Markers, family: (code: ErrorCode) => boolean, facts: InputFacts) {
+  if (markers.person) facts.person = markers.person;
+  if (markers.scenario && family(markers.scenario)) {
+    facts.scenario = markers.scenario;
+    return markers.scenario;
+  }
+  return undefined;
+}
+
+const markerOutcome = (code: ErrorCode, facts: InputFacts) =>
+  fail(code, markerMessages[code] ?? `scenario ${code}`, facts);
+
+/** Safety net: bad bytes must yield a code, never an exception. */
+async function guarded(onError: ErrorCode, run: (facts: InputFacts) => Promise<CheckOutcome>) {
+  const facts: InputFacts = {};
+  try {
+    return await run(facts);
+  } catch {
+    return fail(onError, 'the file could not be processed', facts);
+  }
+}
+
+async function imageBasics(
+  file: StoredFile,
+  facts: InputFacts,
+  badImage: ErrorCode,
+  small: ErrorCode,
+): Promise<{ outcome: CheckOutcome } | { markers: Markers }> {
+  const header = await readImageHeader(file.path);
+  if (!header.ok) return { outcome: fail(badImage, header.reason, facts) };
+  facts.width = header.width;
+  facts.height = header.height;
+  if (header.width < MIN_IMAGE_SIDE || header.height < MIN_IMAGE_SIDE) {
+    return {
+      outcome: fail(
+        small,
+        `the image is ${header.width}×${header.height}; at least ${MIN_IMAGE_SIDE}×${MIN_IMAGE_SIDE} is needed`,
+        facts,
+      ),
+    };
+  }
+  return { markers: mergeMarkers(header.markers, await scanFileMarkers(file.path)) };
+}
+
+export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext): Promise<CheckOutcome> {
+  return guarded('documentPhoto.unexpectedData', async (facts) => {
+    if (file.format !== 'jpeg' && file.format !== 'png') {
+      return fail('documentPhoto.unexpectedData', 'a document photo must be a JPEG or PNG image', facts);
+    }
+    const basics = await imageBasics(
+      file,
+      facts,
+      'documentPhoto.unexpectedData',
+      'documentPhoto.smallImageSize',
+    );
+    if ('outcome' in basics) return basics.outcome;
+    const scenario = applyMarkers(basics.markers, markerFamilies.document, facts);
+
+    const measured = await measureImage(file.path);
+    if (!measured.ok) return fail('documentPhoto.unexpectedData', measured.reason, facts);
+    const { metrics } = measured;
+    facts.phash = metrics.phash;
+    facts.grayscale = metrics.grayscale;
+    facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
+    if (scenario) return markerOutcome(scenario, facts);
+
+    if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
+    if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
+    if (
+      ctx.otherSide?.phash &&
+      hammingDistance(ctx.otherSide.phash, metrics.phash) <= SIMILAR_HASH_MAX_DISTANCE
+    ) {
+      return fail('documentPhoto.similarImages', 'both sides show the same picture', facts);
+    }
+
+    // PDF417 sits on the back of two-sided cards. The Argentine DNI's front is read too (newer
+    // cards print the code there), but only a back without a code is refused: see README.md.
+    const wantsPdf417 = ctx.requires.includes('pdf417');
+    const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
+    if (wantsPdf417 && (ctx.page === 'back' || readsFront)) {
+      const png = await barcodeImage(file.path);
+      const read = png ? await readPdf417(png) : { found: false as const };
+      facts.pdf417 = read.found;
+      if (read.found && !facts.person && ctx.country.toUpperCase() === 'AR') {
+        facts.person = parseArgentinePdf417(read.text);
+      }
+      if (!read.found && ctx.page === 'back') {
+        return fail('documentPhoto.noPdf417', 'no PDF417 barcode was found on the back', facts);
+      }
+    }
+    return pass(facts);
+  });
+}
+
+export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
+  return guarded('selfiePhoto.validationError', async (facts) => {
+    if (file.format !== 'jpeg' && file.format !== 'png') {
+      return fail('selfiePhoto.validationError', 'a selfie must be a JPEG or PNG image', facts);
+    }
+    const basics = await imageBasics(
+      file,
+      facts,
+      'selfiePhoto.validationError',
+      'selfiePhoto.validationError',
+    );
+    if ('outcome' in basics) return basics.outcome;
+    const scenario = applyMarkers(basics.markers, markerFamilies.selfie, facts);
+    const measured = await measureImage(file.path);
+    if (!measured.ok) return fail('selfiePhoto.validationError', measured.reason, facts);
+    facts.phash = measured.metrics.phash;
+    facts.grayscale = measured.metrics.grayscale;
+    facts.blurScore = Math.round(measured.metrics.blurScore * 10) / 10;
+    if (scenario) return markerOutcome(scenario, facts);
+    return pass(facts);
+  });
+}
+
+export function checkSelfieVideo(file: StoredFile): Promise<CheckOutcome> {
+  return guarded('voiceVideo.conversionFailed', async (facts) => {
+    const container = await checkContainer(file.path, file.format);
+    if (!container.ok) return fail('voiceVideo.conversionFailed', container.reason, facts);
+    const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.video, facts);
+    if (scenario) return markerOutcome(scenario, facts);
+    return pass(facts);
+  });
+}
+
+export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext): Promise<CheckOutcome> {
+  return guarded('documentPhoto.unexpectedData', async (facts) => {
+    if (file.format === 'pdf') {
+      const opened = await openPdf(file.path);
+      if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
+      try {
+        facts.pageCount = opened.info.pageCount;
+        const markers = mergeMarkers(
+          parseMarkers([opened.info.keywords ?? '', opened.info.subject ?? '']),
+          await scanFileMarkers(file.path),
+        );
+        const scenario = applyMarkers(markers, markerFamilies.custom, facts);
+        if (scenario) return markerOutcome(scenario, facts);
+        if (opened.info.pageCount > 1 && !ctx.multiPageAllowed) {
+          return fail(
+            'CustomDocumentPhoto.multiPageInputError',
+            `the PDF has ${opened.info.pageCount} pages; this document takes one page`,
+            facts,
+          );
+        }
+        const text = (await pdfLines(opened.doc, 5)).join('\n').trim();
+        if (text) facts.text = text.slice(0, 4000);
+        return pass(facts);
+      } finally {
+        await closePdf(opened.doc);
+      }
+    }
+    if (file.format !== 'jpeg' && file.format !== 'png') {
+      return fail('documentPhoto.unexpectedData', 'a custom document must be an image or a PDF', facts);
+    }
+    const basics = await imageBasics(
+      file,
+      facts,
+      'documentPhoto.unexpectedData',
+      'documentPhoto.smallImageSize',
+    );
+    if ('outcome' in basics) return basics.outcome;
+    facts.pageCount = 1;
+    const scenario = applyMarkers(basics.markers, markerFamilies.custom, facts);
+    const measured = await measureImage(file.path);
+    if (!measured.ok) return fail('documentPhoto.unexpectedData', measured.reason, facts);
+    facts.phash = measured.metrics.phash;
+    facts.grayscale = measured.metrics.grayscale;
+    facts.blurScore = Math.round(measured.metrics.blurScore * 10) / 10;
+    if (scenario) return markerOutcome(scenario, facts);
+    return pass(facts);
+  });
+}
+
+export function checkBankStatement(file: StoredFile, ctx: BankStatementContext): Promise<CheckOutcome> {
+  return guarded('bankDocument.statementNotSupported', async (facts) => {
+    if (file.format !== 'pdf') {
+      // No OCR here: only a marker can say more about a photographed statement.
+      const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.bank, facts);
+      if (scenario) return markerOutcome(scenario, facts);
+      return fail('bankDocument.statementNotSupported', 'only PDF statements with text can be read', facts);
+    }
+    const opened = await openPdf(file.path, ctx.password);
+    if (!opened.ok) {
+      if (opened.reason === 'needPassword' && !ctx.password) {
+        return fail('bankDocument.passwordRequired', 'the statement is protected by a password', facts);
+      }
+      if (opened.reason === 'needPassword' || opened.reason === 'wrongPassword') {
+        return fail('bankDocument.passwordFailed', 'the password does not open the statement', facts);
+      }
+      return fail('bankDocument.statementNotSupported', opened.message, facts);
+    }
+    try {
+      facts.pageCount = opened.info.pageCount;
+      const markers = mergeMarkers(
+        parseMarkers([opened.info.keywords ?? '', opened.info.subject ?? '']),
+        await scanFileMarkers(file.path),
+      );
+      const scenario = applyMarkers(markers, markerFamilies.bank, facts);
+      if (scenario) return markerOutcome(scenario, facts);
+      const trace = editTrace(opened.info);
+      if (trace) return fail('bankDocument.invalidMetadata', trace, facts);
+      const parsed = parseStatement(await pdfLines(opened.doc));
+      if (!parsed.ok) return fail('bankDocument.statementNotSupported', parsed.reason, facts);
+      facts.bankStatement = parsed.statement;
+      return pass(facts);
+    } finally {
+      await closePdf(opened.doc);
+    }
+  });
+}
+
+const arDate = (text: string | undefined) => {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text ?? '');
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : undefined;
+};
+
+/**
+ * The Argentine DNI's PDF417 (cards since 2009): `trámite@SURNAME@NAMES@SEX@DNI@COPY@BIRTH@ISSUE@…`,
+ * dates DD/MM/YYYY. Returns undefined for any other layout.
+ */
+export function parseArgentinePdf417(text: string): Person | undefined {
+  const f = text.split('@');
+  if (f.length < 8 || !/^\d{7,8}$/.test(f[4] ?? '')) return undefined;
+  const lastName = f[1].trim();
+  const firstName = f[2].trim();
+  return {
+    fullName: `${firstName} ${lastName}`.trim(),
+    firstName,
+    lastName,
+    sex: f[3],
+    documentNumber: f[4],
+    dateOfBirth: arDate(f[6]),
+    issueDate: arDate(f[7]),
+    nationality: 'ARG',
+  };
+}

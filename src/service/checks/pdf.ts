@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+let pdfjsModule: Promise<PdfJs> | undefined;
+// The legacy build runs in Node; loaded lazily so routes that never see a PDF never pay for it.
+const pdfjs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
+/** Pages whose text is read at most (a statement or custom document longer than this is cut). */
+export const MAX_TEXT_PAGES = 20;
+export const MAX_TEXT_CHARS = 200_000;
+
+/** Producers and creators of PDF editors; a statement they touched is not the bank's original. */
+export const EDITOR_PATTERN =
+  /ilovepdf|smallpdf|sejda|pdfescape|pdf-?xchange|foxit\s*phantom|nitro|pdfelement|wondershare|pdffiller|dochub|canva|photoshop|illustrator|inkscape|libreoffice\s*draw|acrobat\s*pro|pdf\s*editor|pdf\s*studio|master\s*pdf|soda\s*pdf|pdf24|formswift/i;
+/** A ModDate later than CreationDate by more than this means the file was saved again. */
+export const MOD_DATE_TOLERANCE_MS = 60_000;
+
+export interface PdfInfo {
+  pageCount: number;
+  producer?: string;
+  creator?: string;
+  keywords?: string;
+  subject?: string;
+  creationDate?: Date;
+  modDate?: Date;
+  linearized: boolean;
+  /** `%%EOF` markers in the file: one per save; a second one is an incremental update. */
+  eofCount: number;
+}
+
+export type OpenedPdf =
+  | { ok: true; doc: PdfDocument; info: PdfInfo; bytes: Uint8Array }
+  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string };
+
+const countEof = (bytes: Uint8Array) => {
+  const needle = Buffer.from('%%EOF');
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let count = 0;
+  for (let i = buffer.indexOf(needle); i !== -1; i = buffer.indexOf(needle, i + needle.length)) count++;
+  return count;
+};
+
+const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** Opens a PDF (≤ 50 MB, checked by the route) with pdfjs; never throws for bad bytes. */
+export async function openPdf(path: string, password?: string): Promise<OpenedPdf> {
+  const bytes = new Uint8Array(await readFile(path));
+  const eofCount = countEof(bytes);
+  const lib = await pdfjs();
+  const task = lib.getDocument({
+    // pdfjs may transfer the buffer it is given; keep ours for later byte checks.
+    data: bytes.slice(),
+    password,
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+  });
+  let doc: PdfDocument;
+  try {
+    doc = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    const e = error as { name?: string; code?: number };
+    if (e?.name === 'PasswordException') {
+      return e.code === lib.PasswordResponses.INCORRECT_PASSWORD
+        ? { ok: false, reason: 'wrongPassword', message: 'the password does not open the PDF' }
+        : { ok: false, reason: 'needPassword', message: 'the PDF is protected by a password' };
+    }
+    return { ok: false, reason: 'corrupt', message: 'the PDF cannot be read' };
+  }
+  try {
+    const { info: raw } = (await doc.getMetadata()) as unknown as { info: Record<string, unknown> };
+    const date = (value: unknown) => {
+      const text = str(value);
+      return text ? (lib.PDFDateString.toDateObject(text) ?? undefined) : undefined;
+    };
+    const info: PdfInfo = {
+      pageCount: doc.numPages,
+      producer: str(raw.Producer),
+      creator: str(raw.Creator),
+      keywords: str(raw.Keywords),
+      subject: str(raw.Subject),
+      creationDate: date(raw.CreationDate),
+      modDate: date(raw.ModDate),
+      linearized: raw.IsLinearized === true,
+      eofCount,
+    };
+    return { ok: true, doc, info, bytes };
+  } catch {
+    await doc.destroy().catch(() => undefined);
+    return { ok: false, reason: 'corrupt', message: 'the PDF structure cannot be read' };
+  }
+}
+
+export const closePdf = (doc: PdfDocument) => doc.destroy().catch(() => undefined);
+
+/**
+ * Text of the first pages as lines: items grouped by baseline (within 2 units), left to right,
+ * joined with single spaces.
+ */
+export async function pdfLines(doc: PdfDocument, maxPages = MAX_TEXT_PAGES): Promise<string[]> {
+  const lines: string[] = [];
+  let chars = 0;
+  for (let n = 1; n <= Math.min(doc.numPages, maxPages) && chars < MAX_TEXT_CHARS; n++) {
+    const page = await doc.getPage(n);
+    const content = await page.getTextContent();
+    const items = content.items
+      .filter((item): item is typeof item & { str: string; transform: number[] } => 'str' in item)
+      .map((item) => ({ str: item.str, x: item.transform[4], y: item.transform[5] }))
+      .filter((item) => item.str.trim().length > 0)
+      .sort((a, b) => b.y - a.y || a.x - b.x);
+    let current: { y: number; parts: { x: number; str: string }[] } | undefined;
+    const flush = () => {
+      if (!current) return;
+      const line = current.parts
+        .sort((a, b) => a.x - b.x)
+        .map((p) => p.str.trim())
+        .join(' ')
+        .replace(/\s+/g, ' ');
+      lines.push(line);
+      chars += line.length;
+    };
+    for (const item of items) {
+      if (current && Math.abs(current.y - item.y) <= 2) current.parts.push(item);
+      else {
+        flush();
+        current = { y: item.y, parts: [item] };
+      }
+    }
+    flush();
+    page.cleanup();
+  }
+  return lines;
+}
+
+/** The edit trace found in a PDF, or null (rules in README.md, "Bank statements"). */
+export function editTrace(info: PdfInfo): string | null {
+  const tool = [info.producer, info.creator].find((value) => value && EDITOR_PATTERN.test(value));
+  if (tool) return 'the PDF was produced by an editing tool';
+  if (info.eofCount > (info.linearized ? 2 : 1))
+    return 'the PDF was changed after it was created (incremental update)';
+  if (
+    info.creationDate &&
+    info.modDate &&
+    info.modDate.getTime() - info.creationDate.getTime() > MOD_DATE_TOLERANCE_MS
+  ) {
+    return 'the PDF was modified after it was created';
+  }
+  return null;
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BLUR_VARIANCE_MIN,
+  boxResize,
+  grayscaleScore,
+  hammingDistance,
+  imageMetrics,
+  isGrayscale,
+  laplacianVariance,
+  metricSize,
+  perceptualHash,
+  PHASH_BITS,
+  SIMILAR_HASH_MAX_DISTANCE,
+  toGray,
+} from './image-metrics';
+
+/** A deterministic RGBA test card: coloured bands with black "text" strokes every few pixels. */
+function card(width: number, height: number, { colour = true, stroke = 3 } = {}) {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      const band = Math.floor((x / width) * 4);
+      const base = colour
+        ? [
+            [200, 40, 40],
+            [40, 160, 60],
+            [30, 60, 200],
+            [230, 200, 40],
+          ][band]
+        : [180, 180, 180];
+      const ink = y % (stroke * 4) < stroke && x % 10 < 7;
+      data[o] = ink ? 10 : base[0];
+      data[o + 1] = ink ? 10 : base[1];
+      data[o + 2] = ink ? 10 : base[2];
+      data[o + 3] = 255;
+    }
+  }
+  return { data, width, height, channels: 4 };
+}
+
+describe('toGray', () => {
+  it('uses integer BT.601 luma and ignores alpha', () => {
+    expect([...toGray([255, 0, 0, 9, 0, 255, 0, 9, 0, 0, 255, 9, 255, 255, 255, 0], 4)]).toEqual([
+      77, 149, 29, 255,
+    ]);
+    expect([...toGray([7, 255, 8, 0], 2)]).toEqual([7, 8]);
+  });
+});
+
+describe('normalisation', () => {
+  it('keeps small images and brings the long side of large ones to 512', () => {
+    expect(metricSize(400, 300)).toEqual({ width: 400, height: 300 });
+    expect(metricSize(1000, 630)).toEqual({ width: 512, height: 323 });
+    expect(metricSize(630, 1000)).toEqual({ width: 323, height: 512 });
+  });
+
+  it('box-filters exact means', () => {
+    const out = boxResize({ data: [0, 10, 20, 30, 40, 50, 60, 70], width: 4, height: 2, channels: 1 }, 2, 1);
+    expect([...(out.data as Uint8Array)]).toEqual([25, 45]);
+  });
+});
+
+describe('grayscale', () => {
+  it('tells a colour card from a gray one', () => {
+    const colour = card(800, 500);
+    const gray = card(800, 500, { colour: false });
+    expect(grayscaleScore(colour)).toBeGreaterThan(0.5);
+    expect(grayscaleScore(gray)).toBe(0);
+    expect(isGrayscale(gray)).toBe(true);
+    expect(isGrayscale(colour)).toBe(false);
+    expect(isGrayscale({ data: new Uint8Array(100), width: 10, height: 10, channels: 1 })).toBe(true);
+  });
+});
+
+describe('blur', () => {
+  it('scores sharp strokes high and a flat or smoothed image low', () => {
+    const sharp = card(1000, 630);
+    const sharpGray = toGray(sharp.data, 4);
+    const sharpScore = laplacianVariance(sharpGray, 1000, 630);
+    expect(sharpScore).toBeGreaterThan(BLUR_VARIANCE_MIN);
+    // A 4× box downscale then 4× upscale smooths strokes into ramps.
+    const smooth = boxResize(
+      boxResize({ data: sharpGray, width: 1000, height: 630, channels: 1 }, 125, 79),
+      1000,
+      630,
+    );
+    const soft = boxResize(smooth, 250, 158);
+    const blurred = boxResize(soft, 1000, 630);
+    expect(laplacianVariance(blurred.data, 1000, 630)).toBeLessThan(sharpScore);
+    expect(laplacianVariance(new Uint8Array(600 * 600).fill(128), 600, 600)).toBe(0);
+  });
+});
+
+/** Gray picture with a few filled discs (x, y, r, level as shares of the size), like a face or a logo. */
+function scene(width: number, height: number, discs: [number, number, number, number][]) {
+  const gray = new Uint8Array(width * height).fill(235);
+  for (const [cx, cy, r, level] of discs) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if ((x / width - cx) ** 2 + (y / height - cy) ** 2 < r * r) gray[y * width + x] = level;
+      }
+    }
+  }
+  return gray;
+}
+
+describe('perceptual hash', () => {
+  it('is 64 bits, stable under resizing, and far between different pictures', () => {
+    const a = scene(1000, 630, [
+      [0.75, 0.5, 0.2, 90],
+      [0.2, 0.2, 0.1, 30],
+      [0.3, 0.75, 0.12, 160],
+    ]);
+    const hashA = perceptualHash(a, 1000, 630);
+    expect(hashA).toMatch(/^[0-9a-f]{16}$/);
+    expect(hashA.length * 4).toBe(PHASH_BITS);
+    const resized = boxResize({ data: a, width: 1000, height: 630, channels: 1 }, 800, 504);
+    expect(hammingDistance(hashA, perceptualHash(resized.data, 800, 504))).toBeLessThanOrEqual(
+      SIMILAR_HASH_MAX_DISTANCE,
+    );
+    const b = scene(1000, 630, [
+      [0.25, 0.5, 0.2, 90],
+      [0.8, 0.8, 0.1, 30],
+      [0.6, 0.2, 0.12, 160],
+    ]);
+    expect(hammingDistance(hashA, perceptualHash(b, 1000, 630))).toBeGreaterThan(SIMILAR_HASH_MAX_DISTANCE);
+  });
+
+  it('counts differing bits', () => {
+    expect(hammingDistance('00', '00')).toBe(0);
+    expect(hammingDistance('0f', 'f0')).toBe(8);
+    expect(hammingDistance('ff', 'fff')).toBe(12);
+  });
+
+  it('gives every metric at once', () => {
+    const m = imageMetrics(card(1000, 630));
+    expect(m).toMatchObject({ width: 1000, height: 630, grayscale: false, blurry: false });
+    expect(m.phash).toHaveLength(16);
+  });
+});
