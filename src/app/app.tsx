@@ -1,17 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchPath, useLocation } from '@/lib/router';
 import { LanguageSwitcher } from './components/language-switcher';
 
-// Each route's code loads when the route is visited, so the first screen stays small.
+// Each route's code loads when the route is visited, so the first screen stays small. React Query
+// is the console's business (it brings its own provider), so the wizard's first screen goes without it.
 const FlowListPage = lazy(() => import('@/features/wizard/routes/flow-list-page'));
 const WizardPage = lazy(() => import('@/features/wizard/routes/wizard-page'));
 const ConsoleApp = lazy(() => import('@/features/console/routes/console-app'));
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
-});
 
 function Routes() {
   const location = useLocation();
@@ -19,7 +15,7 @@ function Routes() {
   const { t } = useTranslation();
   if (pathname === '/') return <FlowListPage />;
   const verify = matchPath('/verify/:flowId', pathname);
-  if (verify) return <WizardPage flowId={verify.flowId} />;
+  if (verify) return <WizardPage key={verify.flowId} flowId={verify.flowId} />;
   if (pathname === '/console' || pathname.startsWith('/console/')) return <ConsoleApp />;
   return <p role="alert">{t('notFound')}</p>;
 }
@@ -27,7 +23,7 @@ function Routes() {
 export function App() {
   const { t } = useTranslation();
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
@@ -42,6 +38,6 @@ export function App() {
           <Routes />
         </Suspense>
       </main>
-    </QueryClientProvider>
+    </>
   );
 }

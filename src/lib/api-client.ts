@@ -25,7 +25,11 @@ async function toApiError(response: Response): Promise<ApiError> {
       message: body.message ?? response.statusText,
     });
   } catch {
-    return new ApiError(response.status, { code: String(response.status), type: 'SystemError', message: response.statusText });
+    return new ApiError(response.status, {
+      code: String(response.status),
+      type: 'SystemError',
+      message: response.statusText,
+    });
   }
 }
 
@@ -37,7 +41,11 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
     response = await fetch(path, {
       credentials: 'same-origin',
       ...rest,
-      headers: { accept: 'application/json', ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: json !== undefined ? JSON.stringify(json) : rest.body,
     });
   } catch {
