@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { ApiError, apiFetch } from '@/lib/api-client';
+import {
+  bffPaths,
+  creditCheckRecordSchema,
+  storedEventSchema,
+  verificationSummarySchema,
+  type CreditCheckRecord,
+  type StoredEvent,
+  type VerificationSummary,
+} from '@/shared/bff-api';
+import { flowSchema, type Flow, type FlowSummary } from '@/shared/flow';
+
+export const consoleKeys = {
+  all: ['console'] as const,
+  me: ['console', 'me'] as const,
+  flows: ['console', 'flows'] as const,
+  flow: (id: string) => ['console', 'flows', id] as const,
+  verifications: ['console', 'verifications'] as const,
+  verification: (id: string) => ['console', 'verification', id] as const,
+  creditChecks: ['console', 'credit-checks'] as const,
+};
+
+/** Lists may come bare or wrapped ({items} / {data} / a named key); the console takes either. */
+function listOf(body: unknown, ...keys: string[]): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object') {
+    for (const key of [...keys, 'items', 'data']) {
+      const value = (body as Record<string, unknown>)[key];
+      if (Array.isArray(value)) return value;
+    }
+  }
+  return [];
+}
+
+/** Keeps the items that match the schema: one odd record should not hide the others. */
+function parseEach<T>(items: unknown[], schema: z.ZodType<T>): T[] {
+  return items.flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** true when logged in, false on 401; other failures are errors. */
+export async function fetchSession(): Promise<boolean> {
+  try {
+    await apiFetch<unknown>(bffPaths.staffMe);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return false;
+    throw error;
+  }
+}
+
+export const login = (password: string) =>
+  apiFetch<unknown>(bffPaths.staffLogin, { method: 'POST', json: { password } });
+
+export const logout = () => apiFetch<unknown>(bffPaths.staffLogout, { method: 'POST' });
+
+const flowSummaryLike = z.looseObject({ id: z.string(), name: z.string() });
+
+export async function fetchFlowSummaries(): Promise<FlowSummary[]> {
+  return parseEach(listOf(await apiFetch<unknown>(bffPaths.flows), 'flows'), flowSummaryLike);
+}
+
+export async function fetchFlow(id: string): Promise<Flow> {
+  return flowSchema.parse(await apiFetch<unknown>(bffPaths.flow(id)));
+}
+
+export async function fetchVerifications(): Promise<VerificationSummary[]> {
+  const items = listOf(await apiFetch<unknown>(bffPaths.staffVerifications), 'verifications');
+  return parseEach(items, verificationSummarySchema).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+export interface VerificationDetail {
+  /** Left unparsed: the detail page reads each section on its own (lib/verification-view.ts). */
+  data: unknown;
+  events: StoredEvent[];
+  summary: VerificationSummary | null;
+}
+
+export async function fetchVerification(id: string): Promise<VerificationDetail> {
+  const body = await apiFetch<Record<string, unknown> | null>(bffPaths.staffVerification(id));
+  const summary = verificationSummarySchema.safeParse(body?.summary);
+  return {
+    data: body?.data ?? null,
+    events: parseEach(Array.isArray(body?.events) ? body.events : [], storedEventSchema).sort((a, b) =>
+      a.receivedAt.localeCompare(b.receivedAt),
+    ),
+    summary: summary.success ? summary.data : null,
+  };
+}
+
+export async function fetchCreditChecks(): Promise<CreditCheckRecord[]> {
+  const items = listOf(await apiFetch<unknown>(bffPaths.staffCreditChecks), 'creditChecks');
+  return parseEach(items, creditCheckRecordSchema).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+export async function createCreditCheck(
+  country: 'ar' | 'br',
+  body: Record<string, string>,
+): Promise<CreditCheckRecord> {
+  return creditCheckRecordSchema.parse(
+    await apiFetch<unknown>(bffPaths.staffCreditCheck(country), { method: 'POST', json: body }),
+  );
+}

@@ -1,0 +1,113 @@
+import { useTranslation } from 'react-i18next';
+import { columnsOf, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
+
+/** "unknown" for a value the service left empty: an empty cell reads as a bug. */
+export function Unknown() {
+  const { t } = useTranslation('console');
+  return <span className="muted">{t('common.unknown')}</span>;
+}
+
+export function MediaView({ src, label, video }: { src: string; label: string; video?: boolean }) {
+  if (video) {
+    return (
+      // The liveness video is a silent selfie clip: there is no speech to caption.
+      // eslint-disable-next-line jsx-a11y/media-has-caption
+      <video className="media" src={src} controls preload="metadata" aria-label={label} />
+    );
+  }
+  return <img className="media" src={src} alt={label} />;
+}
+
+function isPrimitive(value: unknown) {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/** Any JSON value, readably: text, yes/no, media, lists, tables of records, nested definition lists. */
+export function ValueView({ name, value }: { name: string; value: unknown }) {
+  const { t } = useTranslation('console');
+  if (value === null || value === undefined || value === '') return <Unknown />;
+  if (typeof value === 'boolean') return <>{value ? t('common.yes') : t('common.no')}</>;
+  if (typeof value === 'number') return <>{String(value)}</>;
+  if (typeof value === 'string') {
+    if (isMediaUrl(value))
+      return <MediaView src={value} label={humanizeKey(name)} video={isVideoKey(name)} />;
+    return <>{value}</>;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">{t('common.none')}</span>;
+    if (value.every(isPrimitive))
+      return <>{value.map((v) => (v === null ? t('common.unknown') : String(v))).join(', ')}</>;
+    if (value.every(isRecord)) return <RecordTable rows={value} caption={humanizeKey(name)} />;
+    return (
+      <ul>
+        {value.map((item, index) => (
+          <li key={index}>
+            <ValueView name={name} value={item} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (isRecord(value)) return <KeyValueList data={value} />;
+  return <>{String(value)}</>;
+}
+
+export function KeyValueList({
+  data,
+  labels = {},
+}: {
+  data: Record<string, unknown>;
+  labels?: Record<string, string>;
+}) {
+  const entries = Object.entries(data);
+  if (entries.length === 0) return <Unknown />;
+  return (
+    <dl className="kv">
+      {entries.map(([key, value]) => (
+        <div key={key} className="kv-row">
+          <dt>{labels[key] ?? humanizeKey(key)}</dt>
+          <dd>
+            <ValueView name={key} value={value} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function RecordTable({
+  rows,
+  caption,
+}: {
+  rows: readonly Record<string, unknown>[];
+  caption: string;
+}) {
+  const columns = columnsOf(rows);
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {humanizeKey(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={index}>
+              {columns.map((column) => (
+                <td key={column}>
+                  <ValueView name={column} value={row[column]} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

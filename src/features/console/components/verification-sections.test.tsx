@@ -1,0 +1,171 @@
+import i18next from 'i18next';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import { toVerificationView } from '../lib/verification-view';
+import { CreditCheckCard } from './credit-check-card';
+import {
+  BankSection,
+  ComputedSection,
+  DocumentsSection,
+  EventsSection,
+  StepsSection,
+} from './verification-sections';
+
+const i18n = i18next.createInstance();
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'en',
+    ns: ['console'],
+    defaultNS: 'console',
+    resources: { en: { console: en }, es: { console: es } },
+    interpolation: { escapeValue: false },
+  });
+});
+
+const render = (node: React.ReactNode) =>
+  renderToStaticMarkup(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
+
+const data = {
+  steps: [
+    { id: 'liveness', status: 200, data: { videoUrl: '/api/staff/media/v1' }, error: null },
+    {
+      id: 'ip-validation',
+      status: 200,
+      data: { location: { country: 'AR', city: 'Rosario' }, isProxy: false },
+    },
+  ],
+  documents: [
+    {
+      type: 'national-id',
+      country: 'AR',
+      photos: ['/api/staff/media/p1'],
+      steps: [
+        {
+          id: 'watchlists',
+          status: 200,
+          error: { type: 'StepError', code: 'watchlists.match', message: 'On a list' },
+        },
+      ],
+      fields: {
+        fullName: { value: 'Ana Pérez', label: 'Full name' },
+        dateOfBirth: { value: '1990-05-01', format: 'date' },
+        expirationDate: { value: null },
+      },
+    },
+  ],
+  computed: { age: { data: 35 }, isDocumentExpired: { data: { 'national-id': true, passport: null } } },
+  financialInformation: {
+    bankStatement: {
+      accounts: [{ institution: 'Banco X', currency: 'BRL' }],
+      transactions: [{ date: '2026-01-01', amount: -20.5, description: 'purchase' }],
+      current_balance: 1000,
+      identity: { name: 'Ana Pérez' },
+    },
+  },
+};
+
+describe('verification sections', () => {
+  const view = toVerificationView(data)!;
+
+  it('shows steps with their media and data, readably', () => {
+    const html = render(<StepsSection steps={view.steps} />);
+    expect(html).toContain('<h3>Liveness</h3>');
+    expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video url"/);
+    expect(html).toContain('IP validation');
+    expect(html).toContain('<dt>City</dt><dd>Rosario</dd>');
+    expect(html).toContain('<dt>Is proxy</dt><dd>No</dd>');
+  });
+
+  it('shows documents with photos, fields and check errors', () => {
+    const html = render(<DocumentsSection documents={view.documents} />);
+    expect(html).toContain('National ID card · Argentina');
+    expect(html).toContain('src="/api/staff/media/p1" alt="National ID card, photo 1 of 1"');
+    expect(html).toContain('<dt>Full name</dt><dd>Ana Pérez</dd>');
+    expect(html).toContain('<time dateTime="1990-05-01">May 1, 1990 (1990-05-01)</time>');
+    expect(html).toContain('<dt>Expiry date</dt><dd><span class="muted">unknown</span></dd>');
+    expect(html).toContain('Failed: On a list (watchlists.match)');
+  });
+
+  it('shows computed values, with unknown for null', () => {
+    const html = render(<ComputedSection view={view} />);
+    expect(html).toContain('35 years');
+    expect(html).toContain('National ID card expired</dt><dd><span class="error">Expired</span>');
+    expect(html).toContain('Passport expired</dt><dd><span class="muted">unknown</span>');
+  });
+
+  it('shows bank data in captioned tables', () => {
+    const html = render(<BankSection bank={view.bank!} />);
+    expect(html).toContain('<caption>Transactions of the bank statement</caption>');
+    expect(html).toContain('<th scope="col">Description</th>');
+    expect(html).toContain('<td>-20.5</td>');
+    expect(html).toContain('<dt>Available balance</dt><dd><span class="muted">unknown</span></dd>');
+  });
+
+  it('shows webhook events with their signature verdict', () => {
+    const html = render(
+      <EventsSection
+        events={[
+          {
+            id: '1',
+            kind: 'verification',
+            eventName: 'step_completed',
+            receivedAt: '2026-01-01T00:00:00Z',
+            signatureValid: true,
+            body: {},
+          },
+          {
+            id: '2',
+            kind: 'verification',
+            eventName: 'odd_event',
+            receivedAt: '2026-01-01T00:00:01Z',
+            signatureValid: false,
+            body: {},
+          },
+        ]}
+      />,
+    );
+    expect(html).toContain('Step completed');
+    expect(html).toContain('Valid signature');
+    expect(html).toContain('odd_event');
+    expect(html).toContain('Invalid signature');
+  });
+
+  it('renders an empty verification without failing', () => {
+    const empty = toVerificationView({})!;
+    const html = render(
+      <>
+        <StepsSection steps={empty.steps} />
+        <DocumentsSection documents={empty.documents} />
+        <ComputedSection view={empty} />
+      </>,
+    );
+    expect(html).toContain('No steps.');
+    expect(html).toContain('No documents.');
+    expect(html).toContain('<dt>Age</dt><dd><span class="muted">unknown</span></dd>');
+  });
+
+  it('shows a credit-check result, unknown keys included, in Spanish too', async () => {
+    const record = {
+      id: 'c1',
+      country: 'br' as const,
+      request: { cpf: '123.456.789-09' },
+      status: 'completed' as const,
+      result: { name: 'Ana', score: 712, debts: [{ creditor: 'Banco Y', amount: 300 }], synthetic: true },
+      error: null,
+      createdAt: '2026-01-01T00:00:00Z',
+      completedAt: '2026-01-01T00:00:02Z',
+    };
+    const html = render(<CreditCheckCard record={record} />);
+    expect(html).toContain('Brazil: CPF 123.456.789-09');
+    expect(html).toContain('<dt>Score</dt><dd>712</dd>');
+    expect(html).toContain('<caption>Debts</caption>');
+    expect(html).toContain('<dt>Synthetic</dt><dd>Yes</dd>');
+    await i18n.changeLanguage('es');
+    expect(render(<CreditCheckCard record={record} />)).toContain('Brasil: CPF');
+    await i18n.changeLanguage('en');
+  });
+});

@@ -1,0 +1,290 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { StoredEvent } from '@/shared/bff-api';
+import { countryName, formatDateTime, humanizeKey } from '../lib/format';
+import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
+import { KeyValueList, MediaView, RecordTable, Unknown, ValueView } from './value-view';
+
+function useLabels() {
+  const { t, i18n } = useTranslation('console');
+  return {
+    t,
+    language: i18n.language,
+    stepName: (id: string) => t(`steps.${id}`, { defaultValue: humanizeKey(id) || t('common.unknown') }),
+    docType: (type: string) =>
+      t(`documentTypes.${type}`, { defaultValue: humanizeKey(type.replace(/^custom-/, '')) }),
+    country: (code: string | null) => (code ? countryName(code, i18n.language) : t('common.unknown')),
+  };
+}
+
+function StepStatus({ step }: { step: StepView }) {
+  const { t } = useTranslation('console');
+  if (step.error) {
+    return (
+      <p className="error">
+        {t('detail.stepFailed', { message: step.error.message || step.error.code, code: step.error.code })}
+      </p>
+    );
+  }
+  const key =
+    step.status === 0 || step.status === 100 || step.status === 200 ? String(step.status) : 'unknown';
+  return <p className={step.status === 200 ? 'ok' : 'muted'}>{t(`stepStatus.${key}`)}</p>;
+}
+
+function StepCard({ step, level }: { step: StepView; level: 3 | 4 }) {
+  const { stepName } = useLabels();
+  const Heading = level === 3 ? 'h3' : 'h4';
+  return (
+    <article className="step" aria-label={stepName(step.id)}>
+      <Heading>{stepName(step.id)}</Heading>
+      <StepStatus step={step} />
+      {step.data && Object.keys(step.data).length > 0 && <KeyValueList data={step.data} />}
+    </article>
+  );
+}
+
+export function StepsSection({ steps }: { steps: StepView[] }) {
+  const { t } = useTranslation('console');
+  return (
+    <section aria-labelledby="detail-steps" className="card">
+      <h2 id="detail-steps">{t('detail.steps')}</h2>
+      {steps.length === 0 ? (
+        <p>{t('detail.noSteps')}</p>
+      ) : (
+        steps.map((s, i) => <StepCard key={i} step={s} level={3} />)
+      )}
+    </section>
+  );
+}
+
+function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
+  const { t, docType, country, language } = useLabels();
+  const title = `${docType(doc.type)} · ${country(doc.country)}`;
+  const headingId = `detail-document-${index}`;
+  return (
+    <article className="document" aria-labelledby={headingId}>
+      <h3 id={headingId}>{title}</h3>
+      {doc.region && (
+        <p>
+          {t('detail.region')}: {doc.region}
+        </p>
+      )}
+      <h4>{t('detail.photos')}</h4>
+      {doc.photos.length === 0 ? (
+        <p>{t('detail.noPhotos')}</p>
+      ) : (
+        <div className="photos">
+          {doc.photos.map((src, i) => (
+            <MediaView
+              key={src}
+              src={src}
+              label={t('detail.photoAlt', {
+                document: docType(doc.type),
+                n: i + 1,
+                count: doc.photos.length,
+              })}
+            />
+          ))}
+        </div>
+      )}
+      <h4>{t('detail.fields')}</h4>
+      {!doc.fields || doc.fields.length === 0 ? (
+        <p>{t('detail.noFields')}</p>
+      ) : (
+        <dl className="kv">
+          {doc.fields.map((field) => (
+            <div key={field.key} className="kv-row">
+              <dt>{t(`fields.${field.key}`, { defaultValue: field.label ?? humanizeKey(field.key) })}</dt>
+              <dd>
+                {field.value === null || field.value === '' ? (
+                  <Unknown />
+                ) : field.format === 'date' && typeof field.value === 'string' ? (
+                  <time dateTime={field.value}>{formatDate(field.value, language)}</time>
+                ) : (
+                  String(field.value)
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <h4>{t('detail.checks')}</h4>
+      {doc.steps.length === 0 ? (
+        <p>{t('detail.noChecks')}</p>
+      ) : (
+        <div className="checks">
+          {doc.steps.map((step, i) => (
+            <StepCard key={i} step={step} level={4} />
+          ))}
+        </div>
+      )}
+    </article>
+  );
+}
+
+function formatDate(value: string, language: string) {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return `${new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date)} (${value})`;
+}
+
+export function DocumentsSection({ documents }: { documents: DocumentView[] }) {
+  const { t } = useTranslation('console');
+  return (
+    <section aria-labelledby="detail-documents" className="card">
+      <h2 id="detail-documents">{t('detail.documents')}</h2>
+      {documents.length === 0 ? (
+        <p>{t('detail.noDocuments')}</p>
+      ) : (
+        documents.map((doc, i) => <DocumentCard key={i} doc={doc} index={i} />)
+      )}
+    </section>
+  );
+}
+
+export function ComputedSection({ view }: { view: VerificationView }) {
+  const { t, docType } = useLabels();
+  return (
+    <section aria-labelledby="detail-computed" className="card">
+      <h2 id="detail-computed">{t('detail.computed')}</h2>
+      <dl className="kv">
+        <div className="kv-row">
+          <dt>{t('detail.age')}</dt>
+          <dd>{typeof view.age === 'number' ? t('detail.ageYears', { count: view.age }) : <Unknown />}</dd>
+        </div>
+        {(view.documentExpiry ?? []).map((entry) => (
+          <div key={entry.type} className="kv-row">
+            <dt>{t('detail.expiryOf', { document: docType(entry.type) })}</dt>
+            <dd>
+              {entry.expired === null ? (
+                <Unknown />
+              ) : entry.expired ? (
+                <span className="error">{t('detail.expiredYes')}</span>
+              ) : (
+                <span className="ok">{t('detail.expiredNo')}</span>
+              )}
+            </dd>
+          </div>
+        ))}
+        {!view.documentExpiry?.length && (
+          <div className="kv-row">
+            <dt>{t('detail.expiry')}</dt>
+            <dd>
+              <Unknown />
+            </dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+export function BankSection({ bank }: { bank: BankView }) {
+  const { t } = useTranslation('console');
+  return (
+    <section aria-labelledby="detail-bank" className="card">
+      <h2 id="detail-bank">{t('detail.bank')}</h2>
+      <h3>{t('detail.accounts')}</h3>
+      {bank.accounts.length ? (
+        <RecordTable rows={bank.accounts} caption={t('detail.accountsCaption')} />
+      ) : (
+        <p>{t('common.none')}</p>
+      )}
+      <h3>{t('detail.balances')}</h3>
+      <dl className="kv">
+        <div className="kv-row">
+          <dt>{t('detail.currentBalance')}</dt>
+          <dd>
+            <ValueView name="current_balance" value={bank.currentBalance} />
+          </dd>
+        </div>
+        <div className="kv-row">
+          <dt>{t('detail.availableBalance')}</dt>
+          <dd>
+            <ValueView name="available_balance" value={bank.availableBalance} />
+          </dd>
+        </div>
+      </dl>
+      <h3>{t('detail.holder')}</h3>
+      {bank.holder ? <KeyValueList data={bank.holder} /> : <Unknown />}
+      <h3>{t('detail.transactions')}</h3>
+      {bank.transactions.length ? (
+        <RecordTable rows={bank.transactions} caption={t('detail.transactionsCaption')} />
+      ) : (
+        <p>{t('common.none')}</p>
+      )}
+    </section>
+  );
+}
+
+export function EventsSection({ events }: { events: StoredEvent[] }) {
+  const { t, language } = useLabels();
+  return (
+    <section aria-labelledby="detail-events" className="card">
+      <h2 id="detail-events">{t('detail.events')}</h2>
+      {events.length === 0 ? (
+        <p>{t('detail.noEvents')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table>
+            <caption>{t('detail.eventsCaption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('detail.eventColumns.time')}</th>
+                <th scope="col">{t('detail.eventColumns.event')}</th>
+                <th scope="col">{t('detail.eventColumns.signature')}</th>
+                <th scope="col">{t('detail.eventColumns.body')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((event) => (
+                <tr key={event.id}>
+                  <td>
+                    <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt, language)}</time>
+                  </td>
+                  <th scope="row">{t(`events.${event.eventName}`, { defaultValue: event.eventName })}</th>
+                  <td className={event.signatureValid ? 'ok' : 'error'}>
+                    {event.signatureValid ? t('detail.signatureValid') : t('detail.signatureInvalid')}
+                  </td>
+                  <td>
+                    <details>
+                      <summary>{t('detail.eventBody')}</summary>
+                      <pre>{JSON.stringify(event.body, null, 2)}</pre>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The raw data for the curious, to read in place or download as a file. */
+export function RawData({ id, body }: { id: string; body: unknown }) {
+  const { t } = useTranslation('console');
+  const json = useMemo(() => JSON.stringify(body, null, 2), [body]);
+  const download = () => {
+    // The blob URL lives only for the click, so a long-open page holds no copies of old data.
+    const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `verification-${id}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  return (
+    <section aria-labelledby="detail-raw" className="card">
+      <h2 id="detail-raw">{t('detail.rawTitle')}</h2>
+      <details>
+        <summary>{t('detail.raw')}</summary>
+        <pre className="raw">{json}</pre>
+      </details>
+      <button type="button" className="secondary" onClick={download}>
+        {t('detail.download')}
+      </button>
+    </section>
+  );
+}

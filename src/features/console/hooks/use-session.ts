@@ -1,0 +1,26 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { consoleKeys, fetchSession, login, logout } from '../api/staff-api';
+
+export function useSession() {
+  return useQuery({ queryKey: consoleKeys.me, queryFn: fetchSession, staleTime: 60_000, retry: 1 });
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: () => queryClient.setQueryData(consoleKeys.me, true),
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    // Whatever the answer, the console forgets what it showed; the cookie is the server's business.
+    onSettled: () => {
+      queryClient.removeQueries({ queryKey: consoleKeys.all });
+      queryClient.setQueryData(consoleKeys.me, false);
+    },
+  });
+}

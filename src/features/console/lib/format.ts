@@ -1,0 +1,48 @@
+/** Turns `current_balance`, `dateOfBirth` or `ip-address` into "Current balance", "Date of birth", "Ip address". */
+export function humanizeKey(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : key;
+}
+
+/** Media the BFF proxies for the console (it rewrites the service's media URLs to this prefix). */
+export const staffMediaPrefix = '/api/staff/media/';
+
+export function isMediaUrl(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(staffMediaPrefix);
+}
+
+/** Whether a media value is a video, judged by the key it sits under (the URL carries no extension). */
+export function isVideoKey(key: string): boolean {
+  return /video|liveness/i.test(key);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function formatDateTime(iso: string | null | undefined, language: string): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
+}
+
+/** A country's name in the reader's language, falling back to its code. */
+export function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Column keys of a list of records, in the order they first appear. */
+export function columnsOf(rows: readonly Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
+}

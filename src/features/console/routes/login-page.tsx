@@ -1,0 +1,64 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { useLogin } from '../hooks/use-session';
+
+export function LoginPage() {
+  const { t } = useTranslation('console');
+  const login = useLogin();
+  const [password, setPassword] = useState('');
+  const [empty, setEmpty] = useState(false);
+  const passwordId = useId();
+  const errorId = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) {
+      setEmpty(true);
+      return;
+    }
+    setEmpty(false);
+    login.mutate(password);
+  };
+
+  const failure = login.error;
+  const message = empty
+    ? t('login.required')
+    : failure instanceof ApiError && failure.status === 401
+      ? t('login.wrongPassword')
+      : failure instanceof ApiError && failure.status === 429
+        ? t('login.rateLimited')
+        : failure
+          ? t('login.failed', { message: failure.message })
+          : null;
+
+  return (
+    <section className="console login" aria-labelledby="console-login-title">
+      <h1 id="console-login-title">{t('login.title')}</h1>
+      <p>{t('login.intro')}</p>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={passwordId}>{t('login.password')}</label>
+          <input
+            id={passwordId}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={message ? true : undefined}
+            aria-describedby={message ? errorId : undefined}
+          />
+          {message && (
+            <p id={errorId} role="alert" className="error">
+              {message}
+            </p>
+          )}
+        </div>
+        <button type="submit" disabled={login.isPending}>
+          {login.isPending ? t('login.submitting') : t('login.submit')}
+        </button>
+      </form>
+    </section>
+  );
+}

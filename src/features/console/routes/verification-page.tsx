@@ -1,0 +1,97 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '@/lib/api-client';
+import { ConsoleLink } from '../components/console-link';
+import { LoadError, Loading } from '../components/query-state';
+import { StatusBadge } from '../components/status-badge';
+import { KeyValueList, Unknown } from '../components/value-view';
+import {
+  BankSection,
+  ComputedSection,
+  DocumentsSection,
+  EventsSection,
+  RawData,
+  StepsSection,
+} from '../components/verification-sections';
+import { useVerification } from '../hooks/use-console-data';
+import { formatDateTime } from '../lib/format';
+import { toVerificationView } from '../lib/verification-view';
+
+export function VerificationPage({ id }: { id: string }) {
+  const { t, i18n } = useTranslation('console');
+  const query = useVerification(id);
+  const view = useMemo(() => toVerificationView(query.data?.data), [query.data]);
+  const summary = query.data?.summary;
+  const status = view?.status ?? summary?.status ?? null;
+
+  return (
+    <section aria-labelledby="console-verification-title" className="verification">
+      <p>
+        <ConsoleLink href="/console/verifications">{t('detail.back')}</ConsoleLink>
+      </p>
+      <h1 id="console-verification-title">
+        {t('detail.title')} <code>{id}</code>
+      </h1>
+      {query.isPending && <Loading />}
+      {query.isError &&
+        (query.error instanceof ApiError && query.error.status === 404 ? (
+          <p role="alert">{t('detail.notFound')}</p>
+        ) : (
+          <LoadError error={query.error} onRetry={() => void query.refetch()} />
+        ))}
+      {query.data && (
+        <>
+          <section aria-labelledby="detail-summary" className="card">
+            <h2 id="detail-summary">{t('detail.summary')}</h2>
+            <dl className="kv">
+              <div className="kv-row">
+                <dt>{t('detail.status')}</dt>
+                <dd>{status ? <StatusBadge status={status} /> : <Unknown />}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{t('detail.flow')}</dt>
+                <dd>{view?.flow?.name ?? summary?.flowName ?? summary?.flowId ?? <Unknown />}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{t('detail.identity')}</dt>
+                <dd>{summary?.identity ? <code>{summary.identity}</code> : <Unknown />}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{t('detail.created')}</dt>
+                <dd>{formatDateTime(summary?.createdAt, i18n.language) ?? <Unknown />}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{t('detail.updated')}</dt>
+                <dd>{formatDateTime(summary?.updatedAt, i18n.language) ?? <Unknown />}</dd>
+              </div>
+              {view?.expired !== null && view?.expired !== undefined && (
+                <div className="kv-row">
+                  <dt>{t('detail.expired')}</dt>
+                  <dd>{view.expired ? t('common.yes') : t('common.no')}</dd>
+                </div>
+              )}
+            </dl>
+            {view?.metadata && Object.keys(view.metadata).length > 0 && (
+              <>
+                <h3>{t('detail.metadata')}</h3>
+                <KeyValueList data={view.metadata} />
+              </>
+            )}
+          </section>
+          {view ? (
+            <>
+              <StepsSection steps={view.steps} />
+              <DocumentsSection documents={view.documents} />
+              <ComputedSection view={view} />
+              {view.bank && <BankSection bank={view.bank} />}
+            </>
+          ) : (
+            <p className="card">{t('detail.noData')}</p>
+          )}
+          <EventsSection events={query.data.events} />
+          <RawData id={id} body={query.data} />
+        </>
+      )}
+    </section>
+  );
+}
