@@ -1,0 +1,87 @@
+import type { AddressInfo } from 'node:net';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { requireBearer } from './auth';
+import type { ServiceConfig } from './config';
+import type { ServiceContext } from './context';
+import { openDb } from './db';
+import { installErrorHandler } from './errors';
+import { loadFlows } from './flows';
+import { planFlow } from './flow-plan';
+import { Lifecycle } from './lifecycle';
+import { MediaStore } from './media-store';
+import { Outbox } from './outbox';
+import { creditCheckRoutes } from './routes/credit-checks';
+import { flowRoutes } from './routes/flows';
+import { identityRoutes } from './routes/identities';
+import { mediaRoutes } from './routes/media';
+import { oauthRoutes } from './routes/oauth';
+import { verificationRoutes } from './routes/verifications';
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The embedded verification service as a Fastify instance; it never listens (main.ts does).
+ * Timers and pending webhook deliveries resume when the instance is ready, and stop on close.
+ */
+export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 64 * 1024,
+    // Uploads may take long on slow phones; keep the connection while bytes flow.
+    requestTimeout: 0,
+    forceCloseConnections: true,
+  });
+  const db = openDb(config.dataDir);
+  const media = new MediaStore(config.dataDir);
+  media.clearTmp();
+  const flows = loadFlows();
+  const outbox = new Outbox(db, {
+    secret: config.webhookSecret,
+    retrySeconds: config.webhookRetrySeconds,
+    timeoutMs: config.webhookTimeoutMs,
+    log: app.log,
+  });
+  const ctx: ServiceContext = {
+    config,
+    db,
+    flows,
+    plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
+    media,
+    outbox,
+    log: app.log,
+    baseUrl() {
+      if (config.publicUrl) return config.publicUrl;
+      const address = app.server.address() as AddressInfo | null;
+      if (!address || typeof address !== 'object') return `http://${config.host}:${config.port}`;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${host}:${address.port}`;
+    },
+  };
+  const lifecycle = new Lifecycle(ctx);
+
+  installErrorHandler(app);
+  void app.register(multipart, { throwFileSizeLimit: false });
+  void app.register(oauthRoutes, { ctx });
+  void app.register(async (secured) => {
+    secured.addHook('onRequest', async (request) => requireBearer(config, request));
+    await secured.register(flowRoutes, { ctx });
+    await secured.register(verificationRoutes, { ctx, lifecycle });
+    await secured.register(identityRoutes, { ctx, lifecycle });
+    await secured.register(mediaRoutes, { ctx });
+    await secured.register(creditCheckRoutes, { ctx });
+  });
+
+  app.addHook('onReady', async () => {
+    outbox.resume();
+    lifecycle.resume();
+  });
+  app.addHook('onClose', async () => {
+    lifecycle.close();
+    outbox.close();
+    db.close();
+  });
+  return app;
+}

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
+
+/** Settings of the embedded service (contract 0), read once from the environment. */
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+  /** Where verification events go; null disables verification webhooks. */
+  webhookUrl: string | null;
+  uploadWaitSeconds: number;
+  webhookRetrySeconds: number[];
+  /** Lifetime of an access token (ext, for tests of token renewal). */
+  tokenTtlSeconds: number;
+  /** The service's own base URL for resource and media links; null = derived from the listening address. */
+  publicUrl: string | null;
+  /** Pause between processing steps, so that progress is visible (ext). */
+  processingStepMs: number;
+  /** A verification whose inputs are not complete after this long expires (ext). */
+  verificationTtlSeconds: number;
+  /** Timeout of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
+}
+
+const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+};
+
+export function parseRetrySchedule(value: string): number[] {
+  const list = value.split(',').map((s) => Number(s.trim()));
+  if (list.length === 0 || list.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new Error('WEBHOOK_RETRY_SECONDS must be a comma-separated list of seconds');
+  }
+  return list;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
+  assertNoDevSecretsInProduction(env);
+  const host = env.HOST || devDefaults.HOST;
+  const port = positiveNumber('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
+  const bffPort = positiveNumber('PORT', env.PORT, devDefaults.PORT);
+  return {
+    host,
+    port,
+    dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
+    clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
+    webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
+    webhookUrl:
+      env.SERVICE_WEBHOOK_URL === 'none'
+        ? null
+        : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`,
+    uploadWaitSeconds: positiveNumber(
+      'UPLOAD_WAIT_SECONDS',
+      env.UPLOAD_WAIT_SECONDS,
+      devDefaults.UPLOAD_WAIT_SECONDS,
+    ),
+    webhookRetrySeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SECONDS || devDefaults.WEBHOOK_RETRY_SECONDS),
+    tokenTtlSeconds: positiveNumber('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 3600) || 3600,
+    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : port ? `http://${host}:${port}` : null,
+    processingStepMs: positiveNumber('PROCESSING_STEP_MS', env.PROCESSING_STEP_MS, 150),
+    verificationTtlSeconds: positiveNumber(
+      'VERIFICATION_TTL_SECONDS',
+      env.VERIFICATION_TTL_SECONDS,
+      7 * 24 * 3600,
+    ),
+    webhookTimeoutMs: positiveNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+  };
+}

@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Flow } from '@/shared/flow';
+import type { ServiceConfig } from './config';
+import type { Db } from './db';
+import type { FlowPlan } from './flow-plan';
+import type { MediaStore } from './media-store';
+import type { Outbox } from './outbox';
+
+/** Everything a route or a background task of the service needs, built once by app.ts. */
+export interface ServiceContext {
+  config: ServiceConfig;
+  db: Db;
+  flows: Map<string, Flow>;
+  plans: Map<string, FlowPlan>;
+  media: MediaStore;
+  outbox: Outbox;
+  log: FastifyBaseLogger;
+  /** The service's own base URL (PUBLIC_URL, or the address it listens on). */
+  baseUrl(): string;
+}
+
+export interface VerificationRow {
+  id: string;
+  identity: string;
+  flow_id: string;
+  metadata: string | null;
+  status: 'pending' | 'running' | 'verified' | 'reviewNeeded' | 'rejected';
+  expired: number;
+  skip_wait: number;
+  wait_until: number | null;
+  expires_at: number | null;
+  started_at: number | null;
+  inputs_completed_at: number | null;
+  completed_at: number | null;
+  ip: string | null;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InputRow {
+  identity: string;
+  slot: string;
+  position: number;
+  input_type: string;
+  status: 'accepted' | 'failed';
+  error_code: string | null;
+  descriptor: string;
+  media_id: string | null;
+  facts: string | null;
+  updated_at: number;
+}
+
+export const getVerification = (ctx: ServiceContext, id: string) =>
+  ctx.db.prepare('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
+export const getVerificationByIdentity = (ctx: ServiceContext, identity: string) =>
+  ctx.db.prepare('SELECT * FROM verifications WHERE identity = ?').get(identity) as
+    VerificationRow | undefined;
+export const getInputs = (ctx: ServiceContext, identity: string) =>
+  ctx.db.prepare('SELECT * FROM inputs WHERE identity = ? ORDER BY position').all(identity) as InputRow[];

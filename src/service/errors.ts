@@ -1,0 +1,90 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export type ErrorType = 'IntegrationError' | 'ValidationError' | 'SystemError';
+
+/** A request-level failure; the one error handler turns it into the contract's body. */
+export class ServiceError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: { code: number | string; type?: ErrorType; name: string; message: string },
+  ) {
+    super(body.message);
+  }
+}
+
+export const integrationError = (message: string, name = 'invalid_request') =>
+  new ServiceError(400, { code: 400, type: 'IntegrationError', name, message });
+export const notFound = (message: string) =>
+  new ServiceError(404, { code: 404, type: 'IntegrationError', name: 'not_found', message });
+export const unauthorized = (message: string, name: 'invalid_client' | 'unauthorized' = 'unauthorized') =>
+  new ServiceError(401, { code: 401, name, message });
+export const tooLarge = (message: string) =>
+  new ServiceError(413, { code: 413, type: 'ValidationError', name: 'file_too_large', message });
+export const unsupportedFormat = (message: string) =>
+  new ServiceError(415, { code: 415, type: 'ValidationError', name: 'unsupported_format', message });
+export const unprocessable = (message: string) =>
+  new ServiceError(422, { code: 422, type: 'ValidationError', name: 'invalid_request', message });
+
+/** Fastify's and the multipart plugin's own errors, mapped to the contract's bodies. */
+function fromFastifyError(error: FastifyError): ServiceError {
+  switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return tooLarge('the request or one of its files is too large');
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ServiceError(413, {
+        code: 413,
+        type: 'ValidationError',
+        name: 'too_many_parts',
+        message: 'too many files or fields in the form',
+      });
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return integrationError('the body must be a multipart form', 'not_multipart');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError(415, {
+        code: 415,
+        type: 'IntegrationError',
+        name: 'unsupported_media_type',
+        message: 'unsupported content type',
+      });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return integrationError(error.message);
+  }
+  if (error.statusCode === 401) return unauthorized(error.message);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Malformed JSON or multipart bodies, prototype pollution attempts and the like.
+    return new ServiceError(error.statusCode, {
+      code: error.statusCode,
+      type: 'IntegrationError',
+      name: 'invalid_request',
+      message: error.message,
+    });
+  }
+  return new ServiceError(500, {
+    code: 500,
+    type: 'SystemError',
+    name: 'internal',
+    message: 'internal error',
+  });
+}
+
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
+    if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // A refused upload is not read to its end: close the connection rather than drain it.
+    if (mapped.statusCode === 413 || mapped.statusCode === 415) void reply.header('connection', 'close');
+    return reply.status(mapped.statusCode).send(mapped.body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      code: 404,
+      type: 'IntegrationError',
+      name: 'not_found',
+      message: `no route ${request.method} ${request.url}`,
+    }),
+  );
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServiceContext, VerificationRow } from './context';
+import { getInputs, getVerification } from './context';
+import { sidesOf, type FlowPlan } from './flow-plan';
+import type { InputRow } from './context';
+import { Timers } from './timers';
+import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
+
+export const newId = () => randomBytes(12).toString('hex');
+
+type Completion = 'complete' | 'waiting' | 'incomplete';
+
+/**
+ * The verification state machine: pending (collecting inputs) → running (processing, inputs
+ * locked) → verified | reviewNeeded | rejected; a pending verification may expire. Every state
+ * change writes its webhook events to the outbox in the same transaction. Deadlines (upload wait,
+ * expiry) live in the database, so a restarted service picks them up again (resume()).
+ */
+export class Lifecycle {
+  private readonly timers = new Timers();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly processing = new Set<string>();
+  private readonly shutdown = new AbortController();
+  private closed = false;
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** Runs fn with no other send-input or state change of the same identity in between. */
+  async withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(identity) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.catch(() => {});
+    this.locks.set(identity, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(identity) === tail) this.locks.delete(identity);
+    }
+  }
+
+  create(flowId: string, metadata: Record<string, unknown> | undefined): VerificationRow {
+    const now = Date.now();
+    const id = newId();
+    const identity = newId();
+    const expiresAt = now + this.ctx.config.verificationTtlSeconds * 1000;
+    this.ctx.db
+      .prepare(
+        `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      )
+      .run(id, identity, flowId, metadata ? JSON.stringify(metadata) : null, expiresAt, now, now);
+    this.timers.set(`expire:${id}`, expiresAt, () => this.expire(id));
+    return getVerification(this.ctx, id)!;
+  }
+
+  /** Webhook event for a verification (contract 7); call inside the transaction of the change. */
+  event(v: VerificationRow, eventName: string, extra: Record<string, unknown> = {}) {
+    const url = this.ctx.config.webhookUrl;
+    if (!url) return;
+    this.ctx.outbox.enqueue(url, eventName, {
+      eventName,
+      resource: `${this.ctx.baseUrl()}/v2/verifications/${v.id}`,
+      flowId: v.flow_id,
+      timestamp: new Date().toISOString(),
+      metadata: v.metadata ? JSON.parse(v.metadata) : {},
+      ...extra,
+    });
+  }
+
+  private touch(id: string, fields: Partial<VerificationRow>) {
+    const entries = Object.entries({ ...fields, updated_at: Date.now() });
+    this.ctx.db
+      .prepare(`UPDATE verifications SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`)
+      .run(...entries.map(([, value]) => value), id);
+  }
+
+  completion(plan: FlowPlan, v: VerificationRow, inputs: InputRow[], now = Date.now()): Completion {
+    const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+    const waitOver = v.skip_wait === 1 || (v.wait_until !== null && now >= v.wait_until);
+    let state: Completion = 'complete';
+    const need = (c: Completion) => {
+      if (c === 'incomplete' || state === 'complete') state = c;
+    };
+    for (const planned of plan.documents) {
+      const front = accepted.get(`document:${planned.group}:front`);
+      if (!front) {
+        need('incomplete');
+        continue;
+      }
+      if (accepted.has(`document:${planned.group}:back`)) continue;
+      const data = (
+        JSON.parse(front.descriptor) as { data: { type: string; country?: string; page: string } }
+      ).data;
+      const sides =
+        planned.kind === 'document'
+          ? sidesOf(data.type, data.country ?? '')
+          : planned.doc.sides === 'two' && data.page !== 'multi'
+            ? 'two'
+            : 'one';
+      if (sides === 'two' && v.skip_wait !== 1) need('incomplete');
+      if (sides === 'one-or-two' && !waitOver) need('waiting');
+    }
+    if (plan.biometric && !accepted.has('biometric')) need('incomplete');
+    if (plan.customFields && !accepted.has('custom-fields')) need('incomplete');
+    if (plan.bank && !accepted.has('bank-statement')) need('incomplete');
+    return state;
+  }
+
+  /** A front of a one-or-two-sided document starts the wait for its back. */
+  private needsWait(plan: FlowPlan, inputs: InputRow[]) {
+    const accepted = new Set(inputs.filter((i) => i.status === 'accepted').map((i) => i.slot));
+    return plan.documents.some((planned) => {
+      if (planned.kind !== 'document') return false;
+      const front = inputs.find(
+        (i) => i.slot === `document:${planned.group}:front` && i.status === 'accepted',
+      );
+      if (!front || accepted.has(`document:${planned.group}:back`)) return false;
+      const data = (JSON.parse(front.descriptor) as { data: { type: string; country: string } }).data;
+      return sidesOf(data.type, data.country) === 'one-or-two';
+    });
+  }
+
+  /** After a send-input was committed (under the identity's lock). */
+  afterInputs(verificationId: string) {
+    const v = getVerification(this.ctx, verificationId)!;
+    const plan = this.ctx.plans.get(v.flow_id)!;
+    const inputs = getInputs(this.ctx, v.identity);
+    this.ctx.db.transaction(() => {
+      if (v.started_at === null && inputs.some((i) => i.status === 'accepted')) {
+        this.touch(v.id, { started_at: Date.now() });
+        this.event(v, 'verification_started');
+      }
+      if (v.wait_until === null && this.needsWait(plan, inputs)) {
+        const until = Date.now() + this.ctx.config.uploadWaitSeconds * 1000;
+        this.touch(v.id, { wait_until: until });
+      }
+    })();
+    this.evaluate(v.id);
+    this.ctx.outbox.resume();
+  }
+
+  /** Starts processing when every input is in (or the wait for a back is over). */
+  evaluate(verificationId: string) {
+    const v = getVerification(this.ctx, verificationId);
+    if (!v || v.status !== 'pending' || v.expired) return;
+    const plan = this.ctx.plans.get(v.flow_id)!;
+    const state = this.completion(plan, v, getInputs(this.ctx, v.identity));
+    if (state === 'waiting' && v.wait_until !== null) {
+      this.timers.set(
+        `wait:${v.id}`,
+        v.wait_until,
+        () => void this.withLock(v.identity, async () => this.evaluate(v.id)),
+      );
+    }
+    if (state !== 'complete') return;
+    this.timers.clear(`wait:${v.id}`);
+    this.timers.clear(`expire:${v.id}`);
+    this.ctx.db.transaction(() => {
+      this.touch(v.id, { status: 'running', inputs_completed_at: Date.now() });
+      this.event(v, 'verification_inputs_completed');
+    })();
+    this.ctx.outbox.resume();
+    void this.process(v.id);
+  }
+
+  async skipWait(v: VerificationRow) {
+    await this.withLock(v.identity, async () => {
+      const current = getVerification(this.ctx, v.id)!;
+      if (current.status !== 'pending' || current.skip_wait === 1) return;
+      this.touch(v.id, { skip_wait: 1 });
+      this.evaluate(v.id);
+    });
+  }
+
+  private expire(id: string) {
+    const v = getVerification(this.ctx, id);
+    if (!v || v.status !== 'pending' || v.expired) return;
+    void this.withLock(v.identity, async () => {
+      const current = getVerification(this.ctx, id)!;
+      if (current.status !== 'pending' || current.expired) return;
+      this.ctx.db.transaction(() => {
+        this.touch(id, { expired: 1 });
+        this.event(current, 'verification_expired');
+      })();
+      this.timers.clear(`wait:${id}`);
+      this.ctx.outbox.resume();
+    });
+  }
+
+  /** Reveals the results step by step (PROCESSING_STEP_MS apart), each with a step_completed event. */
+  async process(id: string) {
+    if (this.processing.has(id) || this.closed) return;
+    this.processing.add(id);
+    try {
+      const v = getVerification(this.ctx, id);
+      if (!v || v.status !== 'running') return;
+      const plan = this.ctx.plans.get(v.flow_id)!;
+      let result: ProcessingResult;
+      if (v.result) result = JSON.parse(v.result) as ProcessingResult;
+      else {
+        result = buildResult(plan, v, getInputs(this.ctx, v.identity));
+        this.touch(id, { result: JSON.stringify(result) });
+      }
+      for (const key of stepKeys(result)) {
+        if (result.done.includes(key)) continue;
+        if (this.ctx.config.processingStepMs > 0) {
+          await sleep(this.ctx.config.processingStepMs, undefined, { signal: this.shutdown.signal }).catch(
+            () => {},
+          );
+        }
+        if (this.closed) return;
+        const [scope, index, stepId] = key.split('.');
+        const step =
+          scope === 'steps'
+            ? result.steps.find((s) => s.id === index)!
+            : result.documents[Number(index)].steps.find((s) => s.id === stepId)!;
+        result.done.push(key);
+        this.ctx.db.transaction(() => {
+          this.touch(id, { result: JSON.stringify(result) });
+          this.event(v, 'step_completed', {
+            step: {
+              ...renderStep(this.ctx, step, true, false),
+              ...(scope === 'documents' ? { documentIndex: Number(index) } : {}),
+            },
+          });
+        })();
+        this.ctx.outbox.resume();
+      }
+      if (this.closed) return;
+      this.ctx.db.transaction(() => {
+        this.touch(id, { status: result.finalStatus, completed_at: Date.now() });
+        this.event(v, 'verification_completed');
+      })();
+      this.ctx.outbox.resume();
+    } finally {
+      this.processing.delete(id);
+    }
+  }
+
+  /** Manual review of a finished verification (ext): sets its status, sends verification_updated. */
+  review(v: VerificationRow, status: 'verified' | 'reviewNeeded' | 'rejected') {
+    this.ctx.db.transaction(() => {
+      this.touch(v.id, { status });
+      this.event(v, 'verification_updated');
+    })();
+    this.ctx.outbox.resume();
+  }
+
+  /** At start: deadlines of pending verifications, and processing cut short by a stop. */
+  resume() {
+    const rows = this.ctx.db
+      .prepare("SELECT * FROM verifications WHERE status IN ('pending', 'running') AND expired = 0")
+      .all() as VerificationRow[];
+    for (const v of rows) {
+      if (!this.ctx.plans.has(v.flow_id)) continue;
+      if (v.status === 'running') {
+        void this.process(v.id);
+        continue;
+      }
+      if (v.expires_at !== null) this.timers.set(`expire:${v.id}`, v.expires_at, () => this.expire(v.id));
+      void this.withLock(v.identity, async () => this.evaluate(v.id));
+    }
+  }
+
+  close() {
+    this.closed = true;
+    this.shutdown.abort();
+    this.timers.close();
+  }
+}

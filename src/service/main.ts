@@ -1,0 +1,31 @@
+import { buildServiceApp } from './app';
+import { loadConfig } from './config';
+
+// `npm run service`: the embedded verification service on HOST:SERVICE_PORT.
+const config = loadConfig();
+const app = buildServiceApp(config, { logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'stopping');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'unclean stop');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  app.log.error({ err: error }, 'could not start');
+  process.exit(1);
+}

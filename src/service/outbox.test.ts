@@ -1,0 +1,106 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { verificationEventSchema } from '@/shared/verification';
+import {
+  createVerification,
+  noiseImage,
+  sendInput,
+  startReceiver,
+  startService,
+  tempDataDir,
+  waitFor,
+  type RunningService,
+} from './test-helpers';
+
+const secret = 'test-webhook-secret';
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+async function completeGlobalPassport(svc: RunningService, identity: string) {
+  return sendInput(
+    svc,
+    identity,
+    [
+      {
+        inputType: 'document-photo',
+        group: 0,
+        data: { type: 'passport', country: 'BR', page: 'front', filename: 'p.jpg' },
+      },
+      {
+        inputType: 'document-photo',
+        group: 1,
+        data: { type: 'proof-of-residency', country: 'BR', page: 'front', filename: 'r.jpg' },
+      },
+      { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
+    ],
+    [
+      { field: 'document', name: 'p.jpg', bytes: await noiseImage(800, 640) },
+      { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
+      { field: 'selfie', name: 's.jpg', bytes: await noiseImage(640, 640) },
+    ],
+  );
+}
+
+describe('verification webhooks', () => {
+  it('delivers every event of a verification, signed with WEBHOOK_SECRET', async () => {
+    const receiver = await startReceiver(secret);
+    receivers.push(receiver);
+    const svc = await startService({ SERVICE_WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret });
+    const v = await createVerification(svc, 'global-passport', { customer: 'c-9' });
+    const sent = await completeGlobalPassport(svc, v.identity);
+    expect(sent.status).toBe(201);
+    await waitFor(() =>
+      Promise.resolve(receiver.received.some((r) => r.json.eventName === 'verification_completed')),
+    );
+    await svc.close();
+    const names = receiver.received.map((r) => r.json.eventName);
+    expect(names[0]).toBe('verification_started');
+    expect(names[1]).toBe('verification_inputs_completed');
+    expect(names.at(-1)).toBe('verification_completed');
+    expect(names.filter((n) => n === 'step_completed').length).toBeGreaterThanOrEqual(5);
+    for (const hook of receiver.received) {
+      expect(hook.validSignature).toBe(true);
+      const event = verificationEventSchema.parse(hook.json);
+      expect(event).toMatchObject({ flowId: 'global-passport', metadata: { customer: 'c-9' } });
+      expect(event.resource).toBe(`${svc.url}/v2/verifications/${v.id}`);
+      if (event.eventName === 'step_completed')
+        expect(event.step).toMatchObject({ id: expect.any(String), status: 200 });
+    }
+  });
+
+  it('retries a failed delivery and finishes it after a restart of the service', async () => {
+    const receiver = await startReceiver(secret);
+    receivers.push(receiver);
+    receiver.state.failNext = 2;
+    const dataDir = tempDataDir();
+    // Two quick retries, then one a second later: the service is stopped before that one.
+    const env = { SERVICE_WEBHOOK_URL: 'none', WEBHOOK_SECRET: secret, WEBHOOK_RETRY_SECONDS: '0.05,0.05,1' };
+    let svc = await startService(env, dataDir);
+    const check = await fetch(`${svc.url}/creditchecks/v1/br/credit-bureau`, {
+      method: 'POST',
+      headers: { ...svc.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ cpf: '529.982.247-25', callbackUrl: receiver.url }),
+    });
+    expect(check.status).toBe(202);
+    await waitFor(() => Promise.resolve(receiver.state.failures === 2));
+    await svc.close();
+    expect(receiver.received).toHaveLength(0);
+    svc = await startService(env, dataDir);
+    await waitFor(() => Promise.resolve(receiver.received.length === 1), 5000);
+    expect(receiver.received[0].validSignature).toBe(true);
+    expect(receiver.received[0].json).toMatchObject({ eventName: 'credit_check_completed', country: 'br' });
+    await svc.close();
+  });
+
+  it('does not count a wrong secret as valid (the receiver side of the check)', async () => {
+    const receiver = await startReceiver('another-secret');
+    receivers.push(receiver);
+    const svc = await startService({ SERVICE_WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret });
+    const v = await createVerification(svc, 'global-passport');
+    await completeGlobalPassport(svc, v.identity);
+    await waitFor(() => Promise.resolve(receiver.received.length > 0));
+    await svc.close();
+    expect(receiver.received.every((r) => !r.validSignature)).toBe(true);
+  });
+});

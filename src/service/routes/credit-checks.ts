@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { arCreditCheckSchema, brCreditCheckSchema } from '@/shared/credit-check';
+import type { ServiceContext } from '../context';
+import { syntheticBureauResult } from '../credit-bureau';
+import { unprocessable } from '../errors';
+import { newId } from '../lifecycle';
+
+/** Credit checks (spec 4.3, 4.4, contract 8): accepted at once, the result is delivered to callbackUrl. */
+export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
+  const accept = (
+    country: 'ar' | 'br',
+    schema: z.ZodType<Record<string, unknown> & { callbackUrl: string }>,
+    body: unknown,
+  ) => {
+    const parsed = schema.safeParse(body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw unprocessable(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+    }
+    const { callbackUrl, ...request } = parsed.data;
+    const id = newId();
+    const result = syntheticBureauResult(country, request);
+    const now = Date.now();
+    ctx.db.transaction(() => {
+      ctx.db
+        .prepare(
+          'INSERT INTO credit_checks (id, country, request, status, result, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(id, country, JSON.stringify(parsed.data), 'completed', JSON.stringify(result), now);
+      ctx.outbox.enqueue(callbackUrl, 'credit_check_completed', {
+        eventName: 'credit_check_completed',
+        id,
+        country,
+        request,
+        result,
+      });
+    })();
+    ctx.outbox.resume();
+    return { id, status: 'pending' as const };
+  };
+  app.post('/creditchecks/v1/ar/credit-bureau', async (request, reply) =>
+    reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
+  );
+  app.post('/creditchecks/v1/br/credit-bureau', async (request, reply) =>
+    reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
+  );
+}

@@ -1,0 +1,91 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, getToken, startService, type RunningService } from '../test-helpers';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService({ TOKEN_TTL_SECONDS: '1' });
+});
+afterAll(() => svc.close());
+
+const oauth = (authorization: string | undefined, body = 'grant_type=client_credentials') =>
+  fetch(`${svc.url}/oauth`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization ? { authorization } : {}),
+    },
+    body,
+  });
+
+describe('POST /oauth', () => {
+  it('issues a JWT for the client credentials', async () => {
+    const response = await oauth(basicAuth(svc.config.clientId, svc.config.clientSecret));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { access_token: string; expiresIn: number };
+    expect(body.expiresIn).toBe(1);
+    expect(body.access_token.split('.')).toHaveLength(3);
+  });
+
+  it('refuses wrong or missing credentials with invalid_client', async () => {
+    for (const authorization of [
+      basicAuth(svc.config.clientId, 'wrong'),
+      basicAuth('someone', svc.config.clientSecret),
+      undefined,
+    ]) {
+      const response = await oauth(authorization);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 401, name: 'invalid_client' });
+    }
+  });
+
+  it('needs grant_type=client_credentials', async () => {
+    const response = await oauth(
+      basicAuth(svc.config.clientId, svc.config.clientSecret),
+      'grant_type=password',
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ name: 'unsupported_grant_type' });
+  });
+});
+
+describe('bearer tokens', () => {
+  const flows = (authorization?: string) =>
+    fetch(`${svc.url}/v2/flows`, { headers: authorization ? { authorization } : {} });
+
+  it('refuses missing, malformed and badly signed tokens', async () => {
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(svc.config.clientId)
+      .setIssuer('idv-embedded-service')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('not-the-key-not-the-key-not-the-key'));
+    for (const authorization of [
+      undefined,
+      'Bearer',
+      'Bearer not.a.jwt',
+      `Bearer ${forged}`,
+      basicAuth('a', 'b'),
+    ]) {
+      const response = await flows(authorization);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 401, name: 'unauthorized' });
+    }
+  });
+
+  it('accepts a fresh token and refuses it once expired (TOKEN_TTL_SECONDS=1)', async () => {
+    const token = await getToken(svc.url, svc.config);
+    expect((await flows(`Bearer ${token}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    const response = await flows(`Bearer ${token}`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: 401, name: 'unauthorized' });
+  });
+
+  it('protects media and send-input too', async () => {
+    expect((await fetch(`${svc.url}/media/${'a'.repeat(32)}`)).status).toBe(401);
+    expect(
+      (await fetch(`${svc.url}/v2/identities/x/send-input`, { method: 'POST', body: new FormData() })).status,
+    ).toBe(401);
+  });
+});

@@ -1,0 +1,300 @@
+import type { FastifyRequest } from 'fastify';
+import { errorTypeOf, type ErrorCode } from '@/shared/error-codes';
+import { fileFieldOf, inputsFieldSchema, type InputDescriptor, type InputResult } from '@/shared/inputs';
+import {
+  checkBankStatement,
+  checkCustomDocument,
+  checkDocumentPhoto,
+  checkSelfiePhoto,
+  checkSelfieVideo,
+} from './checks/check-input';
+import type { CheckOutcome, InputFacts } from './checks/types';
+import { getInputs, getVerificationByIdentity, type ServiceContext, type VerificationRow } from './context';
+import { errorMessages } from './error-messages';
+import { integrationError, notFound, ServiceError } from './errors';
+import { documentSlotKey, slotOf, type FlowPlan, type Slot } from './flow-plan';
+import type { Lifecycle } from './lifecycle';
+import { discardFiles, receiveForm, type UploadedFile } from './uploads';
+
+const locked = () =>
+  new ServiceError(409, {
+    code: 'input.locked',
+    type: 'IntegrationError',
+    name: 'input.locked',
+    message: 'the inputs are complete and the verification has started',
+  });
+const expired = () =>
+  new ServiceError(409, {
+    code: 'verification.expired',
+    type: 'IntegrationError',
+    name: 'verification.expired',
+    message: 'the verification has expired',
+  });
+
+function assertOpen(v: VerificationRow) {
+  if (v.expired) throw expired();
+  if (v.status !== 'pending') throw locked();
+}
+
+/** The failure a check gives when it throws instead of answering: the service's own fault. */
+const systemCodeOf: Record<InputDescriptor['inputType'], ErrorCode> = {
+  'document-photo': 'documentPhoto.unexpectedData',
+  'custom-document-photo': 'documentPhoto.unexpectedData',
+  'selfie-photo': 'selfiePhoto.validationError',
+  'selfie-video': 'voiceVideo.conversionFailed',
+  'financial-information-bank-statement-parsing-request': 'bankDocument.statementNotSupported',
+  'custom-fields': 'documentPhoto.unexpectedData',
+};
+
+interface SlotState {
+  status: 'accepted' | 'failed';
+  position: number;
+  facts: InputFacts;
+}
+
+interface Write {
+  slot: Slot;
+  descriptor: InputDescriptor;
+  code: ErrorCode | null;
+  facts: InputFacts;
+  file: UploadedFile | null;
+}
+
+function parseDescriptors(text: string | null): InputDescriptor[] {
+  if (text === null) throw integrationError('the inputs field is missing', 'invalid_inputs');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw integrationError('the inputs field is not JSON', 'invalid_inputs');
+  }
+  const parsed = inputsFieldSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw integrationError(
+      `inputs${issue.path.map((p) => `[${JSON.stringify(p)}]`).join('')}: ${issue.message}`,
+      'invalid_inputs',
+    );
+  }
+  return parsed.data;
+}
+
+async function runCheck(
+  plan: FlowPlan,
+  d: InputDescriptor,
+  file: UploadedFile,
+  otherSide: InputFacts | undefined,
+): Promise<CheckOutcome> {
+  switch (d.inputType) {
+    case 'document-photo': {
+      const planned = plan.documents[d.group];
+      const requires = planned.kind === 'document' ? planned.step.requires : [];
+      return checkDocumentPhoto(file, {
+        type: d.data.type,
+        country: d.data.country,
+        page: d.data.page,
+        requires,
+        ...(otherSide ? { otherSide: { phash: otherSide.phash } } : {}),
+      });
+    }
+    case 'custom-document-photo': {
+      const planned = plan.documents[d.group];
+      return checkCustomDocument(file, {
+        page: d.data.page,
+        multiPageAllowed: planned.kind === 'custom' && planned.doc.multiPage,
+      });
+    }
+    case 'selfie-photo':
+      return checkSelfiePhoto(file);
+    case 'selfie-video':
+      return checkSelfieVideo(file);
+    case 'financial-information-bank-statement-parsing-request':
+      return checkBankStatement(file, {
+        ...(d.data.password !== undefined ? { password: d.data.password } : {}),
+        country: d.data.country,
+        institutionId: d.data.institutionId,
+      });
+    case 'custom-fields':
+      return { code: null, facts: {} };
+  }
+}
+
+/**
+ * POST /v2/identities/{identity}/send-input (spec 4.1, contract 4). Request-level problems throw
+ * (and nothing of the request is kept); otherwise one result per descriptor, in order.
+ */
+export async function sendInput(
+  ctx: ServiceContext,
+  lifecycle: Lifecycle,
+  request: FastifyRequest,
+  identity: string,
+): Promise<InputResult[]> {
+  const known = getVerificationByIdentity(ctx, identity);
+  if (!known) throw notFound('unknown identity');
+  assertOpen(known);
+  const plan = ctx.plans.get(known.flow_id);
+  if (!plan)
+    throw new ServiceError(500, {
+      code: 500,
+      type: 'SystemError',
+      name: 'internal',
+      message: 'flow not found',
+    });
+
+  const form = await receiveForm(request, ctx.media);
+  const adopted = new Set<string>();
+  try {
+    const descriptors = parseDescriptors(form.inputs);
+    const slots = descriptors.map((d, i) => slotOf(plan, d, i));
+    for (let i = 1; i < slots.length; i++) {
+      if (slots[i].position <= slots[i - 1].position) {
+        throw integrationError(
+          `inputs[${i}] is out of the flow's order (documents, biometric, custom documents, custom fields, bank statement; front before back; one descriptor per input)`,
+          'inputs_out_of_order',
+        );
+      }
+    }
+    return await lifecycle.withLock(identity, async () => {
+      const v = getVerificationByIdentity(ctx, identity)!;
+      assertOpen(v);
+      const stored = getInputs(ctx, identity);
+      const state = new Map<string, SlotState>(
+        stored.map((row) => [
+          row.slot,
+          {
+            status: row.status,
+            position: row.position,
+            facts: row.facts ? (JSON.parse(row.facts) as InputFacts) : {},
+          },
+        ]),
+      );
+      const used = new Set<UploadedFile>();
+      const results: InputResult[] = [];
+      const writes: Write[] = [];
+      for (const [i, d] of descriptors.entries()) {
+        const slot = slots[i];
+        const fail = (code: ErrorCode, message?: string): InputResult => ({
+          result: false,
+          data: d.data,
+          error: { type: errorTypeOf(code), code, message: message ?? errorMessages[code] },
+        });
+        const blocked = [...state.entries()].some(
+          ([key, s]) => key !== slot.key && s.status === 'failed' && s.position < slot.position,
+        );
+        if (blocked) {
+          results.push(fail('documentPhoto.FirstInputNotProcessed'));
+          continue;
+        }
+        let outcome: CheckOutcome;
+        let file: UploadedFile | null = null;
+        const field = fileFieldOf[d.inputType];
+        if (field === null) outcome = { code: null, facts: {} };
+        else {
+          const filename = (d.data as { filename: string }).filename;
+          file = form.files.find((f) => f.field === field && f.filename === filename && !used.has(f)) ?? null;
+          if (!file) {
+            const code = field === 'bank-document' ? 'bankDocument.badFileName' : 'media.notFound';
+            outcome = { code, message: `no file named "${filename}" in field "${field}"`, facts: {} };
+          } else {
+            used.add(file);
+            const otherKey =
+              slot.group === undefined
+                ? null
+                : slot.key.endsWith(':front')
+                  ? documentSlotKey(slot.group, 'back')
+                  : documentSlotKey(slot.group, 'front');
+            const other = otherKey ? state.get(otherKey) : undefined;
+            try {
+              outcome = await runCheck(plan, d, file, other?.status === 'accepted' ? other.facts : undefined);
+            } catch (error) {
+              request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
+              outcome = {
+                code: systemCodeOf[d.inputType],
+                message: 'the file could not be processed',
+                facts: {},
+              };
+            }
+          }
+        }
+        state.set(slot.key, {
+          status: outcome.code ? 'failed' : 'accepted',
+          position: slot.position,
+          facts: outcome.facts,
+        });
+        writes.push({
+          slot,
+          descriptor: d,
+          code: outcome.code,
+          facts: outcome.facts,
+          file: outcome.code ? null : file,
+        });
+        results.push(outcome.code ? fail(outcome.code, outcome.message) : { result: true, data: d.data });
+      }
+      await commit(ctx, v, writes, adopted, request.ip);
+      lifecycle.afterInputs(v.id);
+      return results;
+    });
+  } finally {
+    await discardFiles(form.files.filter((f) => !adopted.has(f.path)).map((f) => f.path));
+  }
+}
+
+/** Moves accepted files into the media store and records every attempted slot in one transaction. */
+async function commit(
+  ctx: ServiceContext,
+  v: VerificationRow,
+  writes: Write[],
+  adopted: Set<string>,
+  ip: string,
+) {
+  const mediaIds = new Map<Write, string>();
+  try {
+    for (const w of writes) {
+      if (!w.file) continue;
+      mediaIds.set(w, await ctx.media.adopt(w.file.path));
+      adopted.add(w.file.path);
+    }
+  } catch (error) {
+    await Promise.all([...mediaIds.values()].map((id) => ctx.media.remove(id)));
+    throw error;
+  }
+  const now = Date.now();
+  const replaced: string[] = [];
+  ctx.db.transaction(() => {
+    const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE identity = ? AND slot = ?');
+    const deleteMedia = ctx.db.prepare('DELETE FROM media WHERE id = ?');
+    const insertMedia = ctx.db.prepare(
+      'INSERT INTO media (id, identity, format, size, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const upsert = ctx.db.prepare(
+      `INSERT INTO inputs (identity, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (identity, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
+         status = excluded.status, error_code = excluded.error_code, descriptor = excluded.descriptor,
+         media_id = excluded.media_id, facts = excluded.facts, updated_at = excluded.updated_at`,
+    );
+    for (const w of writes) {
+      const old = previous.get(v.identity, w.slot.key) as { media_id: string | null } | undefined;
+      if (old?.media_id) {
+        deleteMedia.run(old.media_id);
+        replaced.push(old.media_id);
+      }
+      const mediaId = mediaIds.get(w) ?? null;
+      if (mediaId && w.file) insertMedia.run(mediaId, v.identity, w.file.format, w.file.size, now);
+      upsert.run(
+        v.identity,
+        w.slot.key,
+        w.slot.position,
+        w.descriptor.inputType,
+        w.code ? 'failed' : 'accepted',
+        w.code,
+        JSON.stringify(w.descriptor),
+        mediaId,
+        JSON.stringify(w.facts ?? {}),
+        now,
+      );
+    }
+    if (v.ip === null) ctx.db.prepare('UPDATE verifications SET ip = ? WHERE id = ?').run(ip, v.id);
+  })();
+  await Promise.all(replaced.map((id) => ctx.media.remove(id)));
+}

@@ -1,0 +1,194 @@
+// Helpers for the service's integration tests: a real service on 127.0.0.1 (port 0), real
+// multipart bodies, real images made with sharp, and a real webhook receiver.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { buildServiceApp } from './app';
+import { loadConfig, type ServiceConfig } from './config';
+import { signBody } from './outbox';
+
+export interface RunningService {
+  url: string;
+  config: ServiceConfig;
+  dataDir: string;
+  auth: { authorization: string };
+  close(): Promise<void>;
+}
+
+export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idv-service-test-'));
+
+export async function startService(
+  env: Record<string, string> = {},
+  dataDir = tempDataDir(),
+): Promise<RunningService> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SERVICE_PORT: '0',
+    SERVICE_WEBHOOK_URL: 'none',
+    PROCESSING_STEP_MS: '0',
+    WEBHOOK_RETRY_SECONDS: '0.2,0.2',
+    ...env,
+  });
+  const app = buildServiceApp(config);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const token = await getToken(url, config);
+  return { url, config, dataDir, auth: { authorization: `Bearer ${token}` }, close: () => app.close() };
+}
+
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+export async function getToken(url: string, config: ServiceConfig) {
+  const response = await fetch(`${url}/oauth`, {
+    method: 'POST',
+    headers: {
+      authorization: basicAuth(config.clientId, config.clientSecret),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (response.status !== 200) throw new Error(`token: ${response.status}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export interface Created {
+  id: string;
+  identity: string;
+}
+
+export async function createVerification(
+  svc: RunningService,
+  flowId: string,
+  metadata?: Record<string, unknown>,
+) {
+  const response = await fetch(`${svc.url}/v2/verifications`, {
+    method: 'POST',
+    headers: { ...svc.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ flowId, ...(metadata ? { metadata } : {}) }),
+  });
+  if (response.status !== 200) throw new Error(`create: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Created & Record<string, unknown>;
+}
+
+export interface UploadPart {
+  field: string;
+  name: string;
+  bytes: Uint8Array;
+}
+
+export async function sendInput(
+  svc: RunningService,
+  identity: string,
+  inputs: unknown,
+  files: UploadPart[] = [],
+) {
+  const form = new FormData();
+  form.append('inputs', typeof inputs === 'string' ? inputs : JSON.stringify(inputs));
+  for (const f of files) form.append(f.field, new Blob([f.bytes as Uint8Array<ArrayBuffer>]), f.name);
+  const response = await fetch(`${svc.url}/v2/identities/${identity}/send-input`, {
+    method: 'POST',
+    headers: svc.auth,
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+export async function getVerification(svc: RunningService, id: string) {
+  const response = await fetch(`${svc.url}/v2/verifications/${id}`, { headers: svc.auth });
+  return (await response.json()) as Record<string, unknown> & { identity: { status: string } };
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  everyMs = 25,
+) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function waitForStatus(svc: RunningService, id: string, statuses: string[], timeoutMs = 10_000) {
+  return waitFor(async () => {
+    const v = await getVerification(svc, id);
+    return statuses.includes(v.identity.status) ? v : null;
+  }, timeoutMs);
+}
+
+/** A detailed, colourful photo-like JPEG (random noise passes the grayscale and blur checks). */
+export async function noiseImage(
+  width: number,
+  height: number,
+  format: 'jpeg' | 'png' = 'jpeg',
+  seed = randomBytes(4),
+) {
+  const pixels = Buffer.alloc(width * height * 3);
+  let x = seed.readUInt32BE(0) || 1;
+  for (let i = 0; i < pixels.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    pixels[i] = x & 0xff;
+  }
+  const image = sharp(pixels, { raw: { width, height, channels: 3 } });
+  return format === 'jpeg' ? image.jpeg({ quality: 90 }).toBuffer() : image.png().toBuffer();
+}
+
+/** Adds a JPEG COM segment right after SOI: how a sample carries a scenario or person marker. */
+export function withJpegComment(jpeg: Buffer, text: string) {
+  const body = Buffer.from(text, 'latin1');
+  const segment = Buffer.alloc(4);
+  segment.writeUInt16BE(0xfffe, 0);
+  segment.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, body, jpeg.subarray(2)]);
+}
+
+export interface ReceivedHook {
+  body: string;
+  json: Record<string, unknown>;
+  signature: string | undefined;
+  validSignature: boolean;
+}
+
+/** A real webhook receiver; `failNext` makes the next deliveries answer 500. */
+export async function startReceiver(secret: string) {
+  const received: ReceivedHook[] = [];
+  const state = { failNext: 0, failures: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (state.failNext > 0) {
+        state.failNext--;
+        state.failures++;
+        res.writeHead(500).end();
+        return;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      const signature = req.headers['x-signature'] as string | undefined;
+      received.push({
+        body,
+        json: JSON.parse(body),
+        signature,
+        validSignature: signature === signBody(body, secret),
+      });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,415 @@
+import { createHash } from 'node:crypto';
+import type { InputFacts, Person } from './checks/types';
+import type { InputRow, ServiceContext, VerificationRow } from './context';
+import { plannedInputs, sidesOf, type FlowPlan } from './flow-plan';
+
+type StepStatus = 0 | 100 | 200;
+export interface StepResult {
+  id: string;
+  status: StepStatus;
+  data: Record<string, unknown>;
+  error: { type: string; code: string; message: string } | null;
+}
+interface DocumentResult {
+  type: string;
+  country: string;
+  region: string | null;
+  group: number;
+  /** Media ids; turned into URLs when the data is read, so that a changed PUBLIC_URL applies. */
+  media: string[];
+  steps: StepResult[];
+  fields: Record<string, { value: string | number | null; label: string; format?: string }>;
+}
+export interface ProcessingResult {
+  steps: StepResult[];
+  documents: DocumentResult[];
+  computed: { age: { data: number | null }; isDocumentExpired: { data: Record<string, boolean | null> } };
+  financialInformation: { bankStatement?: unknown } | null;
+  customFields: Record<string, string> | null;
+  finalStatus: 'verified' | 'reviewNeeded' | 'rejected';
+  /** Keys (see stepKeys) of the steps already completed. */
+  done: string[];
+}
+
+const fieldLabels: Record<keyof Omit<Person, 'extra'>, string> = {
+  fullName: 'Full name',
+  firstName: 'First name',
+  lastName: 'Last name',
+  dateOfBirth: 'Date of birth',
+  documentNumber: 'Document number',
+  expiryDate: 'Expiry date',
+  issueDate: 'Issue date',
+  nationality: 'Nationality',
+  sex: 'Sex',
+  address: 'Address',
+  curp: 'CURP',
+  rfc: 'RFC',
+  cuit: 'CUIT',
+  cpf: 'CPF',
+};
+const dateFields = new Set(['dateOfBirth', 'expiryDate', 'issueDate']);
+
+/** Synthetic scores are derived from stable inputs, so the same files always give the same data. */
+const stableNumber = (text: string, min: number, max: number) => {
+  const n = createHash('sha256').update(text).digest().readUInt32BE(0);
+  return Math.round((min + (n / 0xffffffff) * (max - min)) * 100) / 100;
+};
+
+export function ageOn(dateOfBirth: string, now: Date): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() + 1 < mo || (now.getUTCMonth() + 1 === mo && now.getUTCDate() < d)) age--;
+  return age;
+}
+
+const ok = (id: string, data: Record<string, unknown> = {}): StepResult => ({
+  id,
+  status: 200,
+  data,
+  error: null,
+});
+const failed = (
+  id: string,
+  code: string,
+  message: string,
+  data: Record<string, unknown> = {},
+): StepResult => ({
+  id,
+  status: 200,
+  data,
+  error: { type: 'StepError', code, message },
+});
+
+/** Steps whose error rejects the verification; any other step error asks for a review. */
+const rejectingCodes = new Set([
+  'watchlists.matchFound',
+  'mexican-curp-validation.mismatch',
+  'mexican-rfc-validation.mismatch',
+]);
+
+/** Names that the synthetic watch-list matches (documented in the service README). */
+const syntheticWatchlist = /\bsanction(ed)?\b/i;
+
+function documentSteps(
+  person: Person | undefined,
+  country: string,
+  type: string,
+  hasBiometric: boolean,
+  mediaKey: string,
+  customFields: Record<string, string> | null,
+): StepResult[] {
+  const steps: StepResult[] = [];
+  steps.push(
+    person
+      ? ok('document-reading', { fields: fieldsOf(person) })
+      : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
+  );
+  if (hasBiometric)
+    steps.push(ok('facematch', { score: stableNumber(`facematch:${mediaKey}`, 82, 99), synthetic: true }));
+  const name = person?.fullName ?? '';
+  steps.push(
+    syntheticWatchlist.test(name)
+      ? failed('watchlists', 'watchlists.matchFound', 'the name matches a (synthetic) watch-list entry', {
+          lists: [{ name: 'Synthetic demo list', matched: true }],
+          synthetic: true,
+        })
+      : ok('watchlists', { lists: [{ name: 'Synthetic demo list', matched: false }], synthetic: true }),
+  );
+  steps.push(ok('alteration-detection', { synthetic: true }));
+  steps.push(ok('template-matching', { synthetic: true }));
+  // Registry checks concern identity documents, not a utility bill.
+  const identityDocument = type !== 'proof-of-residency';
+  if (country === 'MX' && identityDocument) {
+    for (const key of ['curp', 'rfc'] as const) {
+      const id = `mexican-${key}-validation`;
+      const read = person?.[key];
+      const given = customFields?.[key];
+      if (read && given && read.toUpperCase() !== given.toUpperCase()) {
+        steps.push(
+          failed(id, `${id}.mismatch`, `the ${key.toUpperCase()} on the document differs from the one given`),
+        );
+      } else if (!read && !given) {
+        steps.push(failed(id, `${id}.notFound`, `no ${key.toUpperCase()} to validate`));
+      } else {
+        steps.push(ok(id, { [key]: read ?? given, fullName: person?.fullName ?? null, synthetic: true }));
+      }
+    }
+    if (type === 'national-id') {
+      steps.push(
+        person?.documentNumber
+          ? ok('mexican-ine-validation', {
+              documentNumber: person.documentNumber,
+              valid: true,
+              synthetic: true,
+            })
+          : failed(
+              'mexican-ine-validation',
+              'mexican-ine-validation.noDocumentNumber',
+              'no document number was read',
+            ),
+      );
+    }
+  }
+  if (country === 'AR' && identityDocument) {
+    steps.push(
+      person?.documentNumber
+        ? ok('argentinian-govcheck-validation', {
+            dni: person.documentNumber,
+            fullName: person.fullName,
+            dateOfBirth: person.dateOfBirth ?? null,
+            cuit: person.cuit ?? null,
+            synthetic: true,
+          })
+        : failed(
+            'argentinian-govcheck-validation',
+            'argentinian-govcheck-validation.notFound',
+            'no DNI was read, so the registry could not be asked',
+          ),
+    );
+  }
+  return steps;
+}
+
+function fieldsOf(person: Person): DocumentResult['fields'] {
+  const fields: DocumentResult['fields'] = {};
+  for (const [key, label] of Object.entries(fieldLabels)) {
+    const value = person[key as keyof typeof fieldLabels];
+    if (value === undefined) continue;
+    fields[key] = dateFields.has(key) ? { value, label, format: 'date' } : { value, label };
+  }
+  for (const [key, value] of Object.entries(person.extra ?? {})) fields[key] ??= { value, label: key };
+  return fields;
+}
+
+const factsOf = (row: InputRow | undefined): InputFacts =>
+  row?.facts ? (JSON.parse(row.facts) as InputFacts) : {};
+const descriptorOf = (row: InputRow) => JSON.parse(row.descriptor) as { data: Record<string, unknown> };
+
+/** Everything processing finds, computed at once when the verification starts. */
+export function buildResult(
+  plan: FlowPlan,
+  v: VerificationRow,
+  inputs: InputRow[],
+  now = new Date(),
+): ProcessingResult {
+  const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+  const customFieldsRow = accepted.get('custom-fields');
+  const customFields = customFieldsRow
+    ? Object.fromEntries(
+        (
+          descriptorOf(customFieldsRow).data.fields as {
+            name: string;
+            atomicFieldParams: { value: string };
+          }[]
+        ).map((f) => [f.name, f.atomicFieldParams.value]),
+      )
+    : null;
+
+  const steps: StepResult[] = [];
+  const biometric = accepted.get('biometric');
+  if (plan.biometric === 'selfie-video') {
+    steps.push(ok('liveness', { videoMedia: biometric?.media_id ?? null, synthetic: true }));
+  } else if (plan.biometric === 'selfie-photo') {
+    steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null, synthetic: true }));
+  }
+  const ip = v.ip ?? null;
+  const isLocal = !ip || /^(127\.|10\.|192\.168\.|::1$|::ffff:127\.|172\.(1[6-9]|2\d|3[01])\.)/.test(ip);
+  steps.push(ok('ip-validation', { ip, country: null, isLocal, isProxy: false, synthetic: true }));
+
+  const documents: DocumentResult[] = [];
+  for (const planned of plan.documents) {
+    const front = accepted.get(`document:${planned.group}:front`);
+    if (!front) continue;
+    const back = accepted.get(`document:${planned.group}:back`);
+    const media = [front.media_id, back?.media_id].filter((m): m is string => !!m);
+    const data = descriptorOf(front).data;
+    if (planned.kind === 'custom') {
+      documents.push({
+        type: String(data.type),
+        country: '',
+        region: null,
+        group: planned.group,
+        media,
+        steps: [],
+        fields: {},
+      });
+      continue;
+    }
+    const person = factsOf(front).person ?? factsOf(back).person;
+    const merged = person ? { ...factsOf(back).person, ...person } : undefined;
+    const country = String(data.country);
+    const type = String(data.type);
+    documents.push({
+      type,
+      country,
+      region: typeof data.region === 'string' && data.region ? data.region : null,
+      group: planned.group,
+      media,
+      steps: documentSteps(merged, country, type, plan.biometric !== null, media.join(','), customFields),
+      fields: merged ? fieldsOf(merged) : {},
+    });
+  }
+
+  let age: number | null = null;
+  const expired: Record<string, boolean | null> = {};
+  for (const doc of documents) {
+    if (doc.country === '') continue;
+    const dob = doc.fields.dateOfBirth?.value;
+    if (age === null && typeof dob === 'string') age = ageOn(dob, now);
+    const expiry = doc.fields.expiryDate?.value;
+    if (!(doc.type in expired)) {
+      expired[doc.type] = typeof expiry === 'string' ? expiry < now.toISOString().slice(0, 10) : null;
+    }
+  }
+
+  const bank = accepted.get('bank-statement');
+  const financialInformation = plan.bank ? { bankStatement: factsOf(bank).bankStatement } : null;
+
+  const allErrors = [...steps, ...documents.flatMap((d) => d.steps)].flatMap((s) =>
+    s.error ? [s.error.code] : [],
+  );
+  const missingBack = plan.documents.some(
+    (d) =>
+      accepted.has(`document:${d.group}:front`) &&
+      !accepted.has(`document:${d.group}:back`) &&
+      needsBack(d, accepted),
+  );
+  const finalStatus = allErrors.some((c) => rejectingCodes.has(c))
+    ? 'rejected'
+    : allErrors.length > 0 ||
+        Object.values(expired).includes(true) ||
+        (age !== null && age < 18) ||
+        missingBack
+      ? 'reviewNeeded'
+      : 'verified';
+
+  return {
+    steps,
+    documents,
+    computed: { age: { data: age }, isDocumentExpired: { data: expired } },
+    financialInformation,
+    customFields,
+    finalStatus,
+    done: [],
+  };
+}
+
+/** A two-sided document started without its back (after a skip) is reviewed by a person. */
+function needsBack(planned: FlowPlan['documents'][number], accepted: Map<string, InputRow>) {
+  if (planned.kind === 'custom')
+    return planned.doc.sides === 'two' && !isMulti(accepted.get(`document:${planned.group}:front`));
+  const front = accepted.get(`document:${planned.group}:front`);
+  if (!front) return false;
+  const data = descriptorOf(front).data;
+  return sidesOf(String(data.type), String(data.country)) === 'two';
+}
+const isMulti = (row: InputRow | undefined) => !!row && descriptorOf(row).data.page === 'multi';
+
+/** Keys of every step in the order processing completes them. */
+export function stepKeys(result: ProcessingResult): string[] {
+  return [
+    ...result.steps.map((s) => `steps.${s.id}`),
+    ...result.documents.flatMap((d, i) => d.steps.map((s) => `documents.${i}.${s.id}`)),
+  ];
+}
+
+function mediaUrl(ctx: ServiceContext, id: string | null | undefined) {
+  return id ? `${ctx.baseUrl()}/media/${id}` : null;
+}
+
+export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean, running: boolean) => {
+  if (!done) return { id: step.id, status: running ? 100 : 0, data: {}, error: null };
+  const data = { ...step.data };
+  for (const key of ['videoMedia', 'selfieMedia'] as const) {
+    if (key in data) {
+      const url = mediaUrl(ctx, data[key] as string | null);
+      delete data[key];
+      data[key === 'videoMedia' ? 'videoUrl' : 'selfiePhotoUrl'] = url;
+    }
+  }
+  return { ...step, data };
+};
+
+/** GET /v2/verifications/{id} (contract 6). */
+export function verificationView(ctx: ServiceContext, v: VerificationRow, inputs: InputRow[]) {
+  const plan = ctx.plans.get(v.flow_id)!;
+  const result = v.result ? (JSON.parse(v.result) as ProcessingResult) : null;
+  const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+  const base = {
+    id: v.id,
+    identity: { id: v.identity, status: v.status },
+    flow: { id: plan.flow.id, name: plan.flow.name },
+    metadata: v.metadata ? (JSON.parse(v.metadata) as Record<string, unknown>) : {},
+    expired: v.expired === 1,
+    inputs: inputsView(plan, inputs),
+    createdAt: new Date(v.created_at).toISOString(),
+    updatedAt: new Date(v.updated_at).toISOString(),
+  };
+  if (!result) {
+    // Not started: the steps to come, and the documents received so far.
+    const documents = plan.documents.flatMap((d) => {
+      const front = accepted.get(`document:${d.group}:front`);
+      if (!front) return [];
+      const back = accepted.get(`document:${d.group}:back`);
+      const data = descriptorOf(front).data;
+      return [
+        {
+          type: String(data.type),
+          country: d.kind === 'custom' ? '' : String(data.country),
+          region: typeof data.region === 'string' && data.region ? data.region : null,
+          photos: [front.media_id, back?.media_id].flatMap((m) => (m ? [mediaUrl(ctx, m)!] : [])),
+          steps: [],
+        },
+      ];
+    });
+    return { ...base, steps: [], documents, computed: undefined, financialInformation: null };
+  }
+  const done = new Set(result.done);
+  const keys = stepKeys(result);
+  const runningKey = v.status === 'running' ? keys.find((k) => !done.has(k)) : undefined;
+  return {
+    ...base,
+    steps: result.steps.map((s) =>
+      renderStep(ctx, s, done.has(`steps.${s.id}`), runningKey === `steps.${s.id}`),
+    ),
+    documents: result.documents.map((d, i) => ({
+      type: d.type,
+      country: d.country,
+      region: d.region,
+      photos: d.media.map((m) => mediaUrl(ctx, m)!),
+      steps: d.steps.map((s) =>
+        renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
+      ),
+      ...(d.country ? { fields: d.fields } : {}),
+    })),
+    computed: v.status === 'running' ? undefined : result.computed,
+    financialInformation: v.status === 'running' ? null : result.financialInformation,
+    customFields: result.customFields,
+  };
+}
+
+/** The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted). */
+export function inputsView(plan: FlowPlan, inputs: InputRow[]) {
+  const bySlot = new Map(inputs.map((i) => [i.slot, i]));
+  const statusOf = (slot: string) => {
+    const row = bySlot.get(slot);
+    return row?.status === 'failed' ? 100 : row?.status === 'accepted' ? 200 : 0;
+  };
+  return plannedInputs(plan).map((input) => {
+    if (input.group !== undefined) {
+      const front = bySlot.get(`document:${input.group}:front`);
+      const back = bySlot.get(`document:${input.group}:back`);
+      const failed = front?.status === 'failed' || back?.status === 'failed';
+      return { ...input, status: failed ? 100 : front?.status === 'accepted' ? 200 : 0 };
+    }
+    const slot =
+      input.id === 'custom-fields'
+        ? 'custom-fields'
+        : input.id === 'financial-information-bank-statement-parsing-request'
+          ? 'bank-statement'
+          : 'biometric';
+    return { ...input, status: statusOf(slot) };
+  });
+}
