@@ -25,7 +25,7 @@ export const COLOUR_CHROMA_MIN = 24;
 /** An image is grayscale when fewer than this share of its pixels are coloured. */
 export const GRAYSCALE_COLOUR_SHARE_MAX = 0.02;
 /** Variance of the 4-neighbour Laplacian below which a document photo is too blurry. */
-export const BLUR_VARIANCE_MIN = 150;
+export const BLUR_VARIANCE_MIN = 100;
 /** Bits of the perceptual hash (the 8×8 lowest DCT frequencies). */
 export const PHASH_BITS = 64;
 /** Two images whose hashes differ in at most this many bits are "the same picture". */
