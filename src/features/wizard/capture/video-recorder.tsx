@@ -1,0 +1,140 @@
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CAPTURE_NS } from './capture-i18n';
+import type { UnavailableReason } from './media-stream';
+import { useMediaStream } from './use-media-stream';
+import { pickRecorderType, recordingFileName } from './recorder-type';
+import './capture.css';
+
+type Props = {
+  seconds: number;
+  onRecorded: (file: File) => void;
+  onUnavailable: (reason: UnavailableReason) => void;
+};
+
+type Phase =
+  | { name: 'idle' }
+  | { name: 'countdown'; left: number }
+  | { name: 'recording'; left: number }
+  | { name: 'review'; file: File; url: string };
+
+const GET_READY_SECONDS = 3;
+// Voice is asked for (the service's liveness videos are "voice videos"), but a device without a
+// microphone still records.
+const STREAMS: MediaStreamConstraints[] = [
+  { audio: true, video: { facingMode: { ideal: 'user' }, width: { ideal: 1280 }, height: { ideal: 720 } } },
+  { audio: false, video: { facingMode: { ideal: 'user' }, width: { ideal: 1280 }, height: { ideal: 720 } } },
+];
+
+/** Front-camera recording of `seconds` seconds after a countdown, with playback, retake and use. */
+export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
+  const { t } = useTranslation(CAPTURE_NS);
+  const { videoRef, stream } = useMediaStream(STREAMS, onUnavailable);
+  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
+  const recorder = useRef<MediaRecorder | null>(null);
+
+  // Called from the countdown's timer: reads the current stream and props.
+  const startRecording = useEffectEvent(() => {
+    if (!stream) return;
+    const type = pickRecorderType(stream.getAudioTracks().length > 0, (mime) =>
+      MediaRecorder.isTypeSupported(mime),
+    );
+    let media: MediaRecorder;
+    try {
+      media = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
+    } catch {
+      onUnavailable('error');
+      return;
+    }
+    const chunks: Blob[] = [];
+    media.addEventListener('dataavailable', (event) => {
+      if (event.data.size) chunks.push(event.data);
+    });
+    media.addEventListener('stop', () => {
+      const mime = (media.mimeType || type || 'video/webm').split(';')[0];
+      const file = new File(chunks, recordingFileName(mime), { type: mime });
+      setPhase({ name: 'review', file, url: URL.createObjectURL(file) });
+    });
+    media.addEventListener('error', () => onUnavailable('error'));
+    recorder.current = media;
+    media.start(250);
+    setPhase({ name: 'recording', left: seconds });
+  });
+
+  // One tick per second drives both the countdown and the recording's time left.
+  useEffect(() => {
+    if (phase.name !== 'countdown' && phase.name !== 'recording') return;
+    const timer = setTimeout(() => {
+      if (phase.name === 'countdown' && phase.left > 1) setPhase({ name: 'countdown', left: phase.left - 1 });
+      else if (phase.name === 'countdown') startRecording();
+      else if (phase.left > 1) setPhase({ name: 'recording', left: phase.left - 1 });
+      else recorder.current?.stop();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [phase]);
+
+  useEffect(() => {
+    if (phase.name !== 'review') return;
+    return () => URL.revokeObjectURL(phase.url);
+  }, [phase]);
+
+  useEffect(
+    () => () => {
+      if (recorder.current?.state === 'recording') recorder.current.stop();
+    },
+    [],
+  );
+
+  const live = phase.name !== 'review';
+  return (
+    <section className="video-recorder" aria-label={t('recorder.region')}>
+      <p>{t('recorder.instructions', { count: seconds })}</p>
+      <div className="camera-frame camera-mirrored" hidden={!live}>
+        <video
+          ref={videoRef}
+          className="camera-video"
+          aria-label={t('recorder.preview')}
+          playsInline
+          muted
+          autoPlay
+        />
+        <div className="camera-guide camera-guide-face" aria-hidden="true" />
+      </div>
+      {!stream && <p aria-live="polite">{t('camera.starting')}</p>}
+      <p className="video-recorder-status" aria-live="polite">
+        {phase.name === 'countdown' && t('recorder.getReady', { count: phase.left })}
+        {phase.name === 'recording' && t('recorder.recording', { count: phase.left })}
+      </p>
+      {phase.name === 'idle' && (
+        <button
+          type="button"
+          onClick={() => setPhase({ name: 'countdown', left: GET_READY_SECONDS })}
+          disabled={!stream}
+        >
+          {t('recorder.start')}
+        </button>
+      )}
+      {phase.name === 'review' && (
+        <>
+          {/* Muted by default: the person's own voice plays only if they unmute it. */}
+          <video
+            className="camera-video"
+            src={phase.url}
+            controls
+            muted
+            playsInline
+            aria-label={t('recorder.playback')}
+          />
+          <div className="video-recorder-actions">
+            <button type="button" className="secondary" onClick={() => setPhase({ name: 'idle' })}>
+              {t('recorder.retake')}
+            </button>
+            <button type="button" onClick={() => onRecorded(phase.file)}>
+              {t('recorder.use')}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
+import { isSimilar } from '@/shared/image-metrics';
+import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
+import type { ClientCheckCode } from './check-codes';
+import { compressImage } from './compress-image';
+import { compressionPlan } from './compression-plan';
+import { readImageHeader, readTextMarkers, stripJpegLocation, stripPngLocation } from './image-bytes';
+import { measureImage } from './measure-image';
+import { fileName, readBytes, readHead } from './read-head';
+
+export type ImageKind = 'document' | 'selfie' | 'custom-document';
+
+export interface ImageCheckOptions {
+  kind: ImageKind;
+  /** The other side of the same document, to refuse the same picture sent twice. */
+  otherSide?: { phash: string };
+}
+
+export type ImageCheckResult =
+  | {
+      ok: true;
+      /** What to upload: the original minus its location data, or a compressed copy. */
+      file: File;
+      width: number;
+      height: number;
+      phash: string;
+      /**
+       * 'pdf' only for a custom document: then width/height are 0 and phash is '', and the caller
+       * inspects it with inspectPdf (encryption, pages).
+       */
+      format: 'jpeg' | 'png' | 'pdf';
+      /** Whether `file` is a re-encoded copy. */
+      compressed: boolean;
+    }
+  | { ok: false; reason: ClientCheckCode };
+
+const fail = (reason: ClientCheckCode) => ({ ok: false as const, reason });
+
+/** The check the service makes first, from the bytes: format for the field, then size. */
+export function checkBasics(
+  format: FileFormat | null,
+  bytes: number,
+  kind: ImageKind,
+): { ok: true; format: 'jpeg' | 'png' | 'pdf' } | { ok: false; reason: ClientCheckCode } {
+  if (format === 'pdf') {
+    if (kind !== 'custom-document') return fail('client.pdfNotAllowed');
+  } else if (format !== 'jpeg' && format !== 'png') return fail('client.wrongFormat');
+  if (bytes > MAX_FILE_BYTES) return fail('client.tooBig');
+  return { ok: true, format };
+}
+
+/**
+ * Checks a photo or an uploaded image file in the browser with the service's own rules (format by
+ * bytes, 50 MB, 600×600 as displayed, and for document photos grayscale, blur and the other side's
+ * similarity) and prepares what to upload: large photos are compressed in a worker, others go as
+ * they are minus their location metadata (their comments, which carry the samples' scenario
+ * markers, are kept).
+ */
+export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<ImageCheckResult> {
+  const head = await readHead(file);
+  const basics = checkBasics(sniffFormat(head), file.size, opts.kind);
+  if (!basics.ok) return basics;
+  const { format } = basics;
+  const named = new File([file], fileName(file, opts.kind, extensionOf[format]), {
+    type: mimeOf[format],
+    lastModified: file instanceof File ? file.lastModified : Date.now(),
+  });
+  if (format === 'pdf')
+    return { ok: true, file: named, width: 0, height: 0, phash: '', format, compressed: false };
+
+  const header = readImageHeader(head);
+  if (header && (header.width < MIN_IMAGE_SIDE || header.height < MIN_IMAGE_SIDE))
+    return fail('client.tooSmall');
+
+  let upload: File | null = null;
+  let metrics = null;
+  let compressed = false;
+  const plan = header && compressionPlan({ width: header.width, height: header.height, bytes: file.size });
+  if (plan) {
+    const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
+    upload = await compressImage(named, plan, markers).catch(() => null);
+    metrics = upload && (await measureImage(upload));
+    // Never trade a valid original for a copy the service would refuse.
+    if (metrics && (metrics.width < MIN_IMAGE_SIDE || metrics.height < MIN_IMAGE_SIDE)) metrics = null;
+    if (!metrics) upload = null;
+    compressed = upload !== null;
+  }
+  if (!upload) {
+    upload = await withoutLocation(named, format, head);
+    metrics = await measureImage(upload);
+  }
+  if (!metrics) return fail('client.unreadable');
+  if (metrics.width < MIN_IMAGE_SIDE || metrics.height < MIN_IMAGE_SIDE) return fail('client.tooSmall');
+  // The service judges colour, sharpness and similarity on document photos only.
+  if (opts.kind === 'document') {
+    if (metrics.grayscale) return fail('client.grayscale');
+    if (metrics.blurry) return fail('client.blurry');
+  }
+  if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
+    return fail('client.similarSides');
+  return {
+    ok: true,
+    file: upload,
+    width: metrics.width,
+    height: metrics.height,
+    phash: metrics.phash,
+    format: upload.type === 'image/png' ? 'png' : 'jpeg',
+    compressed,
+  };
+}
+
+/** The same file minus its EXIF GPS directory and XMP, without re-encoding a pixel. */
+async function withoutLocation(file: File, format: 'jpeg' | 'png', head: Uint8Array): Promise<File> {
+  if (format === 'png') {
+    const stripped = stripPngLocation(await readBytes(file));
+    return stripped.changed ? new File([stripped.bytes as BlobPart], file.name, { type: file.type }) : file;
+  }
+  const stripped = stripJpegLocation(head) ?? stripJpegLocation(await readBytes(file));
+  if (!stripped?.changed) return file;
+  return new File([stripped.head as BlobPart, file.slice(stripped.restStart)], file.name, {
+    type: file.type,
+    lastModified: file.lastModified,
+  });
+}
