@@ -53,7 +53,7 @@ const data = {
       fields: {
         fullName: { value: 'Ana Pérez', label: 'Full name' },
         dateOfBirth: { value: '1990-05-01', format: 'date' },
-        expirationDate: { value: null },
+        expiryDate: { value: null },
       },
     },
   ],

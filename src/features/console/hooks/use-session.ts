@@ -19,8 +19,12 @@ export function useLogout() {
     mutationFn: logout,
     // Whatever the answer, the console forgets what it showed; the cookie is the server's business.
     onSettled: () => {
-      queryClient.removeQueries({ queryKey: consoleKeys.all });
       queryClient.setQueryData(consoleKeys.me, false);
+      // The session query stays: its observer is mounted and shows the login form.
+      queryClient.removeQueries({
+        queryKey: consoleKeys.all,
+        predicate: (query) => query.queryKey[1] !== consoleKeys.me[1],
+      });
     },
   });
 }

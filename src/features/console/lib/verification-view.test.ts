@@ -34,7 +34,7 @@ const sampleVerification = {
       fields: {
         fullName: { value: 'Ana Pérez', label: 'Full name' },
         dateOfBirth: { value: '1990-05-01', label: 'Date of birth', format: 'date' },
-        expirationDate: { value: null, label: 'Expiry' },
+        expiryDate: { value: null, label: 'Expiry' },
       },
     },
   ],
@@ -67,7 +67,7 @@ describe('toVerificationView', () => {
       value: '1990-05-01',
       format: 'date',
     });
-    expect(doc.fields?.find((f) => f.key === 'expirationDate')?.value).toBeNull();
+    expect(doc.fields?.find((f) => f.key === 'expiryDate')?.value).toBeNull();
     expect(view.age).toBe(35);
     expect(view.documentExpiry).toEqual([
       { type: 'national-id', expired: false },
