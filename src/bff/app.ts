@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { BffConfig } from './config';
+import type { BffDeps } from './deps';
+import { BffHttpError, installErrorHandler } from './errors';
+import { EventHub } from './lib/event-hub';
+import { LoginLimiter } from './lib/login-limiter';
+import { VerificationSync } from './lib/verification-sync';
+import { flowRoutes } from './routes/flows';
+import { healthRoutes } from './routes/health';
+import { identityRoutes } from './routes/identities';
+import { spaRoutes } from './routes/spa';
+import { staffCreditCheckRoutes } from './routes/staff-credit-checks';
+import { staffEventRoutes } from './routes/staff-events';
+import { staffMediaRoutes } from './routes/staff-media';
+import { requireStaff, staffSessionRoutes } from './routes/staff-session';
+import { staffVerificationRoutes } from './routes/staff-verifications';
+import { verificationRoutes } from './routes/verifications';
+import { webhookRoutes } from './routes/webhooks';
+import { SqliteStore } from './store/sqlite-store';
+import type { BffStore } from './store/store';
+import { UpstreamClient } from './upstream/upstream-client';
+
+export interface BuildOptions {
+  /** Another store (a PostgreSQL one, say); default DATA_DIR/bff.sqlite. */
+  store?: BffStore;
+  /** false silences the log (tests). */
+  logger?: boolean;
+}
+
+export const contentSecurityPolicy = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    // wasm-unsafe-eval lets the barcode/PDF readers compile WebAssembly; it does not allow eval().
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'blob:', 'data:'],
+    mediaSrc: ["'self'", 'blob:'],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the BFF (routes, hooks, plugins); the caller listens (main.ts) or tests it. */
+export async function buildBffApp(config: BffConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'req.headers["x-signature"]',
+                'res.headers["set-cookie"]',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    // Phones on slow networks take a while to send a few photos and a video.
+    requestTimeout: 15 * 60_000,
+    return503OnClosing: true,
+  });
+
+  const store = options.store ?? SqliteStore.inDataDir(config.dataDir);
+  const upstream = new UpstreamClient(config);
+  const hub = new EventHub();
+  const sync = new VerificationSync(store, upstream, hub, app.log);
+  const deps: BffDeps = {
+    config,
+    store,
+    upstream,
+    hub,
+    sync,
+    loginLimiter: new LoginLimiter(config.staffLoginMaxPerMinute),
+    publicUrl: () => {
+      if (config.publicUrl) return config.publicUrl;
+      const address = app.server.address() as AddressInfo | null;
+      const host =
+        address && address.family === 'IPv6' ? `[${address.address}]` : (address?.address ?? config.host);
+      return `http://${host}:${address?.port ?? config.port}`;
+    },
+  };
+
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onReady', async () => {
+    await sync.resume();
+  });
+  app.addHook('onClose', async () => {
+    await sync.idle();
+    await upstream.close();
+    await store.close();
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy,
+    crossOriginEmbedderPolicy: false,
+    // Hashed assets and media are same-origin; nothing is meant for other sites.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  await app.register(fastifyCookie, { secret: config.sessionSecret });
+  await app.register(fastifyRateLimit, {
+    global: true,
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
+    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/staff/events'),
+    errorResponseBuilder: () =>
+      new BffHttpError(429, {
+        code: 'rate.limited',
+        type: 'ValidationError',
+        message: 'Too many requests; slow down.',
+      }),
+  });
+
+  healthRoutes(app, deps);
+  flowRoutes(app, deps);
+  verificationRoutes(app, deps);
+  identityRoutes(app, deps);
+  webhookRoutes(app, deps);
+  staffSessionRoutes(app, deps);
+  await app.register(async (staff) => {
+    staff.addHook('onRequest', async (request) => {
+      await requireStaff(request, deps);
+    });
+    staffVerificationRoutes(staff, deps);
+    staffMediaRoutes(staff, deps);
+    staffCreditCheckRoutes(staff, deps);
+    staffEventRoutes(staff, deps);
+  });
+  await spaRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
+
+/** Settings of the BFF, read once from the environment (README.md, Settings). */
+export interface BffConfig {
+  host: string;
+  port: number;
+  /** The verification service; its origin is the only one the BFF sends the token to. */
+  upstreamUrl: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+  staffPassword: string;
+  /** Key of the signed session cookies. */
+  sessionSecret: string;
+  dataDir: string;
+  /** The built SPA; null serves the API only. */
+  staticDir: string | null;
+  /** This BFF's public base URL, for callback URLs; null = derived from the listening address. */
+  publicUrl: string | null;
+  /** Requests per IP and window on the public API. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  /** Staff login attempts per IP and minute (a successful login resets the count). */
+  staffLoginMaxPerMinute: number;
+  logLevel: string;
+  /** Trust X-Forwarded-* (behind a TLS-terminating proxy), so that cookies get Secure. */
+  trustProxy: boolean;
+  sseHeartbeatMs: number;
+}
+
+const number = (name: string, value: string | undefined, fallback: number) => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
+  assertNoDevSecretsInProduction(env);
+  const production = env.NODE_ENV === 'production';
+  const host = env.HOST || devDefaults.HOST;
+  const port = number('PORT', env.PORT, devDefaults.PORT);
+  const servicePort = number('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
+  if (production && !env.STAFF_PASSWORD)
+    throw new Error('STAFF_PASSWORD must be set when NODE_ENV=production');
+  if (production && !env.SESSION_SECRET)
+    throw new Error('SESSION_SECRET must be set when NODE_ENV=production');
+  const staffPassword = env.STAFF_PASSWORD || randomBytes(9).toString('base64url');
+  if (!env.STAFF_PASSWORD) console.log(`bff: generated STAFF_PASSWORD=${staffPassword}`);
+  return {
+    host,
+    port,
+    upstreamUrl: (env.UPSTREAM_URL || `http://${host}:${servicePort}`).replace(/\/+$/, ''),
+    clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
+    clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
+    webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
+    staffPassword,
+    // A per-start secret only logs everybody out on restart, which is fine in development.
+    sessionSecret: env.SESSION_SECRET || randomBytes(32).toString('base64url'),
+    dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    staticDir: env.STATIC_DIR === 'none' ? null : path.resolve(env.STATIC_DIR || 'dist'),
+    publicUrl: env.PUBLIC_BFF_URL
+      ? env.PUBLIC_BFF_URL.replace(/\/+$/, '')
+      : port
+        ? `http://${host}:${port}`
+        : null,
+    rateLimitMax: number('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1200),
+    rateLimitWindowMs: number('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
+    staffLoginMaxPerMinute: number('STAFF_LOGIN_MAX_PER_MINUTE', env.STAFF_LOGIN_MAX_PER_MINUTE, 5),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+  };
+}

@@ -1,0 +1,18 @@
+import type { BffConfig } from './config';
+import type { EventHub } from './lib/event-hub';
+import type { LoginLimiter } from './lib/login-limiter';
+import type { VerificationSync } from './lib/verification-sync';
+import type { BffStore } from './store/store';
+import type { UpstreamClient } from './upstream/upstream-client';
+
+/** What the route modules share; app.ts builds it once per app. */
+export interface BffDeps {
+  config: BffConfig;
+  store: BffStore;
+  upstream: UpstreamClient;
+  hub: EventHub;
+  sync: VerificationSync;
+  loginLimiter: LoginLimiter;
+  /** This BFF's base URL as the service must call it back (PUBLIC_BFF_URL or the listening address). */
+  publicUrl: () => string;
+}

@@ -1,0 +1,94 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError } from 'zod';
+import type { BffError } from '@/shared/bff-api';
+
+/** A failure with the status and envelope the browser gets; the one error handler sends it. */
+export class BffHttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: BffError,
+    cause?: unknown,
+  ) {
+    super(body.message, cause === undefined ? undefined : { cause });
+  }
+}
+
+export const validationError = (message: string, code = 'request.invalid') =>
+  new BffHttpError(400, { code, type: 'ValidationError', message });
+export const authError = (message = 'Sign in first.', code = 'auth.required') =>
+  new BffHttpError(401, { code, type: 'AuthError', message });
+export const forbidden = (message = 'This belongs to another session.') =>
+  new BffHttpError(403, { code: 'session.forbidden', type: 'AuthError', message });
+export const notFound = (message = 'Not found.') =>
+  new BffHttpError(404, { code: 'not_found', type: 'IntegrationError', message });
+export const upstreamUnavailable = (cause?: unknown) =>
+  new BffHttpError(
+    503,
+    {
+      code: 'upstream.unavailable',
+      type: 'SystemError',
+      message: 'The verification service is not reachable right now. Please try again shortly.',
+    },
+    cause,
+  );
+export const upstreamFailed = (
+  message = 'The verification service failed to answer.',
+  code = 'upstream.error',
+) => new BffHttpError(502, { code, type: 'SystemError', message });
+export const bodyTooLarge = () =>
+  new BffHttpError(413, {
+    code: 'request.tooLarge',
+    type: 'ValidationError',
+    message: 'The upload is too large.',
+  });
+
+const fromZod = (error: ZodError) =>
+  validationError(
+    error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+      .join('; '),
+  );
+
+function fromFastify(error: FastifyError): BffHttpError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new BffHttpError(415, {
+        code: 'request.unsupportedMediaType',
+        type: 'ValidationError',
+        message: error.message,
+      });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return bodyTooLarge();
+  }
+  if (error.statusCode === 429) {
+    return new BffHttpError(429, {
+      code: 'rate.limited',
+      type: 'ValidationError',
+      message: 'Too many requests; slow down.',
+    });
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new BffHttpError(error.statusCode, {
+      code: 'request.invalid',
+      type: 'ValidationError',
+      message: error.message,
+    });
+  }
+  return new BffHttpError(500, { code: 'internal', type: 'SystemError', message: 'Internal error.' });
+}
+
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | BffHttpError | ZodError, request, reply) => {
+    const mapped =
+      error instanceof BffHttpError
+        ? error
+        : error instanceof ZodError
+          ? fromZod(error)
+          : fromFastify(error as FastifyError);
+    if (mapped.body.code.startsWith('upstream.'))
+      request.log.warn({ code: mapped.body.code }, 'service call failed');
+    else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(mapped.statusCode).send(mapped.body);
+  });
+}

@@ -1,0 +1,180 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { VerificationSummary } from '@/shared/bff-api';
+import { creditCheckResultEventSchema } from '@/shared/credit-check';
+import { identityStatus, verificationEventSchema, type IdentityStatus } from '@/shared/verification';
+import type { BffStore, PendingEvent } from '../store/store';
+import type { UpstreamClient } from '../upstream/upstream-client';
+import type { EventHub } from './event-hub';
+import { rewriteMediaUrls } from './media-urls';
+
+interface RawVerification {
+  id?: unknown;
+  identity?: { status?: unknown; id?: unknown; _id?: unknown } | string | null;
+  flow?: { id?: unknown; name?: unknown } | null;
+  steps?: { id?: unknown; status?: unknown }[];
+  documents?: { type?: unknown; steps?: { id?: unknown; status?: unknown }[] }[];
+}
+
+export const statusOfData = (data: RawVerification): IdentityStatus =>
+  identityStatus.safeParse(typeof data.identity === 'object' ? data.identity?.status : undefined).data ??
+  'pending';
+
+/** Names of the steps and document checks that are done (status 200), for the SPA's progress line. */
+export function completedStepsOf(data: RawVerification): string[] {
+  const done: string[] = [];
+  for (const step of data.steps ?? [])
+    if (step.status === 200 && typeof step.id === 'string') done.push(step.id);
+  for (const doc of data.documents ?? []) {
+    for (const step of doc.steps ?? []) {
+      if (step.status === 200 && typeof step.id === 'string') done.push(`${String(doc.type)}:${step.id}`);
+    }
+  }
+  return done;
+}
+
+const verificationIdIn = /^\/v2\/verifications\/([^/?#]+)$/;
+
+/**
+ * Keeps the latest data and status per verification: processes stored webhook events after they
+ * were answered, fetches the data their `resource` points to, and tells the staff streams.
+ */
+export class VerificationSync {
+  /** Fetches of one verification run one after the other, so that older data never wins. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: BffStore,
+    private readonly upstream: UpstreamClient,
+    private readonly hub: EventHub,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The verification id of a resource URL, and whether that URL may be fetched with the token. */
+  resourceOf(resource: string): { verificationId: string; fetchable: boolean } | null {
+    let pathname: string;
+    try {
+      pathname = new URL(resource).pathname;
+    } catch {
+      return null;
+    }
+    const local = this.upstream.localPath(resource);
+    const match = verificationIdIn.exec(local ?? pathname.replace(/^.*(?=\/v2\/verifications\/)/, ''));
+    if (!match) return null;
+    return { verificationId: decodeURIComponent(match[1]), fetchable: local !== null };
+  }
+
+  /** Fetches the service's data of a verification now and stores it; null if it has none. */
+  async refresh(
+    verificationId: string,
+    requestId?: string,
+  ): Promise<{ data: unknown; summary: VerificationSummary }> {
+    const run = async () => {
+      const { body } = await this.upstream.json<RawVerification>(
+        'GET',
+        `/v2/verifications/${encodeURIComponent(verificationId)}`,
+        { requestId },
+      );
+      const { media } = rewriteMediaUrls(body);
+      if (media.length) await this.store.rememberMedia(media);
+      const flowId = typeof body.flow?.id === 'string' ? body.flow.id : 'unknown';
+      const identityObj = typeof body.identity === 'object' ? body.identity : null;
+      const identity =
+        typeof identityObj?.id === 'string'
+          ? identityObj.id
+          : typeof identityObj?._id === 'string'
+            ? identityObj._id
+            : null;
+      const saved = await this.store.saveVerificationData(verificationId, {
+        data: body,
+        status: statusOfData(body),
+        identity,
+        flowId,
+        flowName: typeof body.flow?.name === 'string' ? body.flow.name : null,
+      });
+      if (saved.changed) this.hub.publish({ kind: 'verification', verification: saved.summary });
+      return { data: body as unknown, summary: saved.summary };
+    };
+    const previous = this.chains.get(verificationId) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    this.chains.set(verificationId, next);
+    try {
+      return await next;
+    } finally {
+      if (this.chains.get(verificationId) === next) this.chains.delete(verificationId);
+    }
+  }
+
+  /** Processes a stored event in the background; the webhook has been answered already. */
+  schedule(pending: PendingEvent) {
+    const task = this.process(pending)
+      .catch((err: unknown) =>
+        this.log.warn({ err, eventId: pending.event.id }, 'webhook event not processed yet'),
+      )
+      .finally(() => this.running.delete(task));
+    this.running.add(task);
+  }
+
+  /** Events stored but not processed before a restart. */
+  async resume() {
+    for (const pending of await this.store.unprocessedEvents()) this.schedule(pending);
+  }
+
+  /** Waits for the background work, for a graceful shutdown (and tests). */
+  async idle() {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  private async process({ event, verificationId }: PendingEvent) {
+    if (event.kind === 'credit-check') {
+      await this.processCreditCheck(event.body);
+    } else if (verificationId) {
+      const body = verificationEventSchema.safeParse(event.body).data;
+      const noted = await this.store.noteVerificationEvent(verificationId, {
+        flowId: body?.flowId ?? 'unknown',
+        eventName: event.eventName,
+        at: event.receivedAt,
+      });
+      const target = body ? this.resourceOf(body.resource) : null;
+      if (target?.fetchable) {
+        await this.withRetries(() => this.refresh(verificationId));
+      } else if (target) {
+        this.log.warn({ eventId: event.id }, 'webhook resource is not on the service origin; not fetched');
+      }
+      // The staff list shows the latest event even when the status did not move.
+      const current = await this.store.getVerification(verificationId);
+      this.hub.publish({ kind: 'verification', verification: current?.summary ?? noted.summary });
+    }
+    await this.store.markEventProcessed(event.id);
+  }
+
+  private async processCreditCheck(body: unknown) {
+    const parsed = creditCheckResultEventSchema.safeParse(body);
+    if (!parsed.success) return;
+    const { id, country, request, result } = parsed.data;
+    const failure =
+      result.status === 'failed' || typeof result.error === 'string'
+        ? String(result.error ?? result.message ?? 'the credit bureau check failed')
+        : null;
+    const record = await this.store.completeCreditCheck(id, {
+      country,
+      request,
+      status: failure ? 'failed' : 'completed',
+      result: failure ? null : result,
+      error: failure,
+      completedAt: new Date().toISOString(),
+    });
+    this.hub.publish({ kind: 'credit-check', creditCheck: record });
+  }
+
+  private async withRetries<T>(fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500 * 3 ** attempt));
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
+import type { BffDeps } from '../deps';
+import { BffHttpError, bodyTooLarge, forbidden } from '../errors';
+import { MultipartGuard } from '../lib/multipart-guard';
+import { captureSessionId } from '../lib/sessions';
+import { envelopeOf, isConnectFailure } from '../upstream/upstream-client';
+import { serviceId } from './verifications';
+
+const identityParams = z.object({ identity: serviceId });
+
+const tokenExpired = () =>
+  new BffHttpError(503, {
+    code: 'upstream.tokenExpired',
+    type: 'SystemError',
+    message: 'The upload was interrupted by a credential renewal. Please send it again.',
+  });
+
+/**
+ * Reads and drops what the browser still sends after an early answer, so that it sees the answer
+ * rather than a reset connection; past the limit the connection is cut instead.
+ */
+function discardRest(raw: IncomingMessage, alreadyRead: number): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let bytes = alreadyRead;
+    raw.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_SEND_INPUT_BODY_BYTES) {
+        raw.socket?.destroy();
+        resolve(false);
+      }
+    });
+    raw.once('end', () => resolve(true));
+    raw.once('close', () => resolve(raw.complete));
+    raw.resume();
+  });
+}
+
+/**
+ * send-input: the browser's multipart body is streamed to the service as it arrives (never
+ * buffered), with the bearer token added; the service's answer comes back unchanged.
+ */
+export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDeps) {
+  void app.register(async (scope) => {
+    // The body stays unread here; the handler pipes the raw request on.
+    scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+
+    const refuseEarly = async (request: FastifyRequest) => {
+      const { identity } = identityParams.parse(request.params);
+      const contentType = request.headers['content-type'] ?? '';
+      if (!/^multipart\/form-data\s*;/i.test(contentType) || !MultipartGuard.boundaryOf(contentType)) {
+        throw new BffHttpError(415, {
+          code: 'request.notMultipart',
+          type: 'ValidationError',
+          message: 'send-input takes a multipart/form-data body.',
+        });
+      }
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (length > MAX_SEND_INPUT_BODY_BYTES) throw bodyTooLarge();
+      const session = captureSessionId(request);
+      if (!session || !(await store.sessionOwnsIdentity(session, identity))) throw forbidden();
+    };
+
+    scope.post(
+      '/api/identities/:identity/send-input',
+      { bodyLimit: MAX_SEND_INPUT_BODY_BYTES, onRequest: refuseEarly },
+      async (request, reply) => {
+        const { identity } = identityParams.parse(request.params);
+        const raw = request.raw;
+        const counter = new MultipartGuard(MultipartGuard.boundaryOf(request.headers['content-type']!)!);
+        const onClientGone = () => {
+          if (!raw.complete) counter.destroy(new Error('the browser stopped sending'));
+        };
+        raw.once('close', onClientGone);
+        raw.pipe(counter);
+        const stopStreaming = () => {
+          raw.off('close', onClientGone);
+          raw.unpipe(counter);
+          if (!counter.destroyed) counter.destroy();
+        };
+
+        const headers: Record<string, string> = { 'content-type': request.headers['content-type']! };
+        if (request.headers['content-length']) headers['content-length'] = request.headers['content-length'];
+
+        let res;
+        try {
+          res = await upstream.call({
+            method: 'POST',
+            path: `/v2/identities/${encodeURIComponent(identity)}/send-input`,
+            headers,
+            body: counter,
+            forStream: true,
+            timeoutMs: 300_000,
+            requestId: request.id,
+          });
+        } catch (error) {
+          stopStreaming();
+          if (raw.destroyed && !raw.complete) return reply.hijack();
+          if (counter.failure?.statusCode === 413 && counter.failure.body.code === 'request.tooLarge') {
+            void reply.header('connection', 'close');
+            throw counter.failure;
+          }
+          if (!(await discardRest(raw, counter.bytes))) return reply.hijack();
+          if (counter.failure) throw counter.failure;
+          // The service cut the connection during the upload: its answer, if any, was lost with it.
+          if (
+            error instanceof BffHttpError &&
+            error.body.code === 'upstream.unavailable' &&
+            !isConnectFailure(error)
+          ) {
+            throw new BffHttpError(502, {
+              code: 'upstream.streamFailed',
+              type: 'SystemError',
+              message:
+                'The verification service closed the connection during the upload. Please send it again.',
+            });
+          }
+          if (error instanceof BffHttpError) throw error;
+          request.log.warn({ err: error }, 'send-input stream failed');
+          throw new BffHttpError(502, {
+            code: 'upstream.streamFailed',
+            type: 'SystemError',
+            message: 'The upload could not be passed on. Please send it again.',
+          });
+        }
+
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          raw.off('close', onClientGone);
+          void reply.code(res.statusCode);
+          const type = res.headers['content-type'];
+          if (type) void reply.header('content-type', type);
+          return reply.send(res.body);
+        }
+
+        // The service refused the request (possibly before reading it all): keep its status.
+        const failure = res.statusCode === 401 ? tokenExpired() : await envelopeOf(res);
+        if (res.statusCode === 401) await res.body.dump().catch(() => undefined);
+        stopStreaming();
+        if (!(await discardRest(raw, counter.bytes))) return reply.hijack();
+        throw failure;
+      },
+    );
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { CreditCheckRecord } from '@/shared/bff-api';
+import {
+  arCreditCheckFormSchema,
+  brCreditCheckFormSchema,
+  creditCheckAcceptedSchema,
+} from '@/shared/credit-check';
+import type { BffDeps } from '../deps';
+import { upstreamFailed } from '../errors';
+
+/** Credit checks started from the console; their results arrive on /webhooks/credit-check. */
+export function staffCreditCheckRoutes(app: FastifyInstance, { upstream, store, hub, publicUrl }: BffDeps) {
+  const start = async (country: 'ar' | 'br', form: Record<string, unknown>, requestId: string) => {
+    const { body } = await upstream.json('POST', `/creditchecks/v1/${country}/credit-bureau`, {
+      body: { ...form, callbackUrl: `${publicUrl()}/webhooks/credit-check` },
+      requestId,
+    });
+    const accepted = creditCheckAcceptedSchema.safeParse(body);
+    if (!accepted.success) throw upstreamFailed('The service did not accept the credit check.');
+    const record: CreditCheckRecord = {
+      id: accepted.data.id,
+      country,
+      request: form,
+      status: 'pending',
+      result: null,
+      error: null,
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+    };
+    const stored = await store.createCreditCheck(record);
+    hub.publish({ kind: 'credit-check', creditCheck: stored });
+    return stored;
+  };
+
+  app.post('/api/staff/credit-checks/ar', async (request, reply) => {
+    const form = arCreditCheckFormSchema.parse(request.body);
+    return reply.code(201).send(await start('ar', form, request.id));
+  });
+
+  app.post('/api/staff/credit-checks/br', async (request, reply) => {
+    const form = brCreditCheckFormSchema.parse(request.body);
+    return reply.code(201).send(await start('br', form, request.id));
+  });
+
+  app.get('/api/staff/credit-checks', async () => store.listCreditChecks());
+}

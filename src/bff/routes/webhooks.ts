@@ -1,0 +1,91 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { creditCheckResultEventSchema } from '@/shared/credit-check';
+import { verificationEventSchema } from '@/shared/verification';
+import type { BffDeps } from '../deps';
+import { BffHttpError, validationError } from '../errors';
+
+const badSignature = () =>
+  new BffHttpError(401, {
+    code: 'webhook.badSignature',
+    type: 'AuthError',
+    message: 'Missing or wrong x-signature.',
+  });
+
+/** Constant-time check of `x-signature`: hex HMAC-SHA256 of the exact body bytes. */
+export function signatureValid(secret: string, body: Buffer, signature: unknown): boolean {
+  if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+/**
+ * Webhooks of the service: verified, stored once (a redelivery has the same body hash), answered
+ * at once; the data they point to is fetched afterwards by VerificationSync.
+ */
+export function webhookRoutes(app: FastifyInstance, { config, store, sync }: BffDeps) {
+  void app.register(async (scope) => {
+    // The signature covers the exact bytes, so JSON is parsed here, after the check.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+
+    const verified = (request: FastifyRequest) => {
+      const body = request.body;
+      if (
+        !Buffer.isBuffer(body) ||
+        !signatureValid(config.webhookSecret, body, request.headers['x-signature'])
+      ) {
+        throw badSignature();
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw validationError('The webhook body is not JSON.', 'webhook.invalid');
+      }
+      return { body, json, hash: createHash('sha256').update(body).digest('hex') };
+    };
+
+    scope.post('/webhooks/verification', async (request, reply) => {
+      const { body, json, hash } = verified(request);
+      const event = verificationEventSchema.safeParse(json);
+      if (!event.success) throw validationError('Not a verification event.', 'webhook.invalid');
+      const target = sync.resourceOf(event.data.resource);
+      const stored = await store.recordEvent({
+        kind: 'verification',
+        eventName: event.data.eventName,
+        rawBody: body.toString('utf8'),
+        bodyHash: hash,
+        verificationId: target?.verificationId ?? null,
+        creditCheckId: null,
+      });
+      if (!stored.duplicate) {
+        sync.schedule({
+          event: stored.event,
+          verificationId: target?.verificationId ?? null,
+          creditCheckId: null,
+        });
+      }
+      return reply.code(200).send({ received: true, duplicate: stored.duplicate });
+    });
+
+    scope.post('/webhooks/credit-check', async (request, reply) => {
+      const { body, json, hash } = verified(request);
+      const event = creditCheckResultEventSchema.safeParse(json);
+      if (!event.success) throw validationError('Not a credit-check result.', 'webhook.invalid');
+      const stored = await store.recordEvent({
+        kind: 'credit-check',
+        eventName: event.data.eventName,
+        rawBody: body.toString('utf8'),
+        bodyHash: hash,
+        verificationId: null,
+        creditCheckId: event.data.id,
+      });
+      if (!stored.duplicate)
+        sync.schedule({ event: stored.event, verificationId: null, creditCheckId: event.data.id });
+      return reply.code(200).send({ received: true, duplicate: stored.duplicate });
+    });
+  });
+}

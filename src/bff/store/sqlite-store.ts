@@ -1,0 +1,363 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
+import { identityStatus, type IdentityStatus } from '@/shared/verification';
+import type { BffStore, NewEvent, PendingEvent, StoredVerification, VerificationFilter } from './store';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS session_verifications (
+  session_id TEXT NOT NULL,
+  verification_id TEXT NOT NULL,
+  identity TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, verification_id)
+);
+CREATE INDEX IF NOT EXISTS session_identity ON session_verifications (session_id, identity);
+CREATE TABLE IF NOT EXISTS verifications (
+  id TEXT PRIMARY KEY,
+  identity TEXT,
+  flow_id TEXT NOT NULL,
+  flow_name TEXT,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_event TEXT,
+  data TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  event_name TEXT NOT NULL,
+  body_hash TEXT NOT NULL UNIQUE,
+  body TEXT NOT NULL,
+  verification_id TEXT,
+  credit_check_id TEXT,
+  received_at TEXT NOT NULL,
+  processed_at TEXT
+);
+CREATE INDEX IF NOT EXISTS events_verification ON events (verification_id, received_at);
+CREATE TABLE IF NOT EXISTS credit_checks (
+  id TEXT PRIMARY KEY,
+  country TEXT NOT NULL,
+  request TEXT NOT NULL,
+  status TEXT NOT NULL,
+  result TEXT,
+  error TEXT,
+  created_at TEXT NOT NULL,
+  completed_at TEXT
+);
+CREATE TABLE IF NOT EXISTS staff_sessions (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS media (id TEXT PRIMARY KEY, url TEXT NOT NULL);
+`;
+
+interface VerificationRow {
+  id: string;
+  identity: string | null;
+  flow_id: string;
+  flow_name: string | null;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  last_event: string | null;
+  data: string | null;
+}
+interface EventRow {
+  id: string;
+  kind: StoredEvent['kind'];
+  event_name: string;
+  body: string;
+  verification_id: string | null;
+  credit_check_id: string | null;
+  received_at: string;
+}
+interface CreditCheckRow {
+  id: string;
+  country: CreditCheckRecord['country'];
+  request: string;
+  status: CreditCheckRecord['status'];
+  result: string | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+const now = () => new Date().toISOString();
+const statusOf = (value: string): IdentityStatus => identityStatus.safeParse(value).data ?? 'pending';
+
+const toSummary = (row: VerificationRow): VerificationSummary => ({
+  id: row.id,
+  identity: row.identity,
+  flowId: row.flow_id,
+  flowName: row.flow_name,
+  status: statusOf(row.status),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  lastEvent: row.last_event,
+});
+
+const parseBody = (body: string): unknown => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+};
+
+const toEvent = (row: EventRow): StoredEvent => ({
+  id: row.id,
+  kind: row.kind,
+  eventName: row.event_name,
+  receivedAt: row.received_at,
+  // Only events with a valid signature are ever stored.
+  signatureValid: true,
+  body: parseBody(row.body),
+});
+
+const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
+  id: row.id,
+  country: row.country,
+  request: JSON.parse(row.request) as Record<string, unknown>,
+  status: row.status,
+  result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+  error: row.error,
+  createdAt: row.created_at,
+  completedAt: row.completed_at,
+});
+
+/** The BFF's store in one SQLite file (DATA_DIR/bff.sqlite), separate from the service's. */
+export class SqliteStore implements BffStore {
+  private readonly db: Database.Database;
+
+  constructor(file: string) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(schema);
+  }
+
+  static inDataDir(dataDir: string) {
+    return new SqliteStore(path.join(dataDir, 'bff.sqlite'));
+  }
+
+  private verificationRow(id: string) {
+    return this.db.prepare('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
+  }
+
+  async bindVerification(
+    sessionId: string,
+    v: { verificationId: string; identity: string; flowId: string; flowName: string | null },
+  ) {
+    const at = now();
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT OR IGNORE INTO session_verifications VALUES (?, ?, ?, ?)')
+        .run(sessionId, v.verificationId, v.identity, at);
+      this.db
+        .prepare(
+          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, 'pending', ?, ?)
+           ON CONFLICT (id) DO UPDATE SET identity = excluded.identity, flow_name = COALESCE(flow_name, excluded.flow_name)`,
+        )
+        .run(v.verificationId, v.identity, v.flowId, v.flowName, at, at);
+    })();
+    return toSummary(this.verificationRow(v.verificationId)!);
+  }
+
+  async sessionOwnsIdentity(sessionId: string, identity: string) {
+    return !!this.db
+      .prepare('SELECT 1 FROM session_verifications WHERE session_id = ? AND identity = ?')
+      .get(sessionId, identity);
+  }
+
+  async sessionOwnsVerification(sessionId: string, verificationId: string) {
+    return !!this.db
+      .prepare('SELECT 1 FROM session_verifications WHERE session_id = ? AND verification_id = ?')
+      .get(sessionId, verificationId);
+  }
+
+  async createStaffSession(id: string, expiresAt: Date) {
+    this.db.prepare('DELETE FROM staff_sessions WHERE expires_at < ?').run(Date.now());
+    this.db.prepare('INSERT INTO staff_sessions VALUES (?, ?)').run(id, expiresAt.getTime());
+  }
+
+  async staffSessionExpiry(id: string) {
+    const row = this.db.prepare('SELECT expires_at FROM staff_sessions WHERE id = ?').get(id) as
+      { expires_at: number } | undefined;
+    return row && row.expires_at > Date.now() ? new Date(row.expires_at) : null;
+  }
+
+  async deleteStaffSession(id: string) {
+    this.db.prepare('DELETE FROM staff_sessions WHERE id = ?').run(id);
+  }
+
+  async recordEvent(e: NewEvent) {
+    const id = randomUUID();
+    const inserted = this.db
+      .prepare(
+        `INSERT OR IGNORE INTO events (id, kind, event_name, body_hash, body, verification_id, credit_check_id, received_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, e.kind, e.eventName, e.bodyHash, e.rawBody, e.verificationId, e.creditCheckId, now());
+    const row = this.db.prepare('SELECT * FROM events WHERE body_hash = ?').get(e.bodyHash) as EventRow;
+    return { event: toEvent(row), duplicate: inserted.changes === 0 };
+  }
+
+  async markEventProcessed(id: string) {
+    this.db.prepare('UPDATE events SET processed_at = ? WHERE id = ?').run(now(), id);
+  }
+
+  async unprocessedEvents(): Promise<PendingEvent[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE processed_at IS NULL ORDER BY received_at')
+      .all() as EventRow[];
+    return rows.map((row) => ({
+      event: toEvent(row),
+      verificationId: row.verification_id,
+      creditCheckId: row.credit_check_id,
+    }));
+  }
+
+  async eventsOf(verificationId: string) {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE verification_id = ? ORDER BY received_at, rowid')
+      .all(verificationId) as EventRow[];
+    return rows.map(toEvent);
+  }
+
+  async noteVerificationEvent(id: string, v: { flowId: string; eventName: string; at: string }) {
+    const existing = this.verificationRow(id);
+    if (existing) {
+      this.db
+        .prepare('UPDATE verifications SET last_event = ?, updated_at = ? WHERE id = ?')
+        .run(v.eventName, v.at, id);
+    } else {
+      this.db
+        .prepare(
+          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, last_event)
+           VALUES (?, NULL, ?, NULL, 'pending', ?, ?, ?)`,
+        )
+        .run(id, v.flowId, v.at, v.at, v.eventName);
+    }
+    return { summary: toSummary(this.verificationRow(id)!), created: !existing };
+  }
+
+  async saveVerificationData(
+    id: string,
+    v: {
+      data: unknown;
+      status: IdentityStatus;
+      identity: string | null;
+      flowId: string;
+      flowName: string | null;
+    },
+  ) {
+    const existing = this.verificationRow(id);
+    const at = now();
+    if (existing) {
+      this.db
+        .prepare(
+          `UPDATE verifications SET data = ?, status = ?, identity = COALESCE(identity, ?), flow_name = COALESCE(?, flow_name),
+           updated_at = ? WHERE id = ?`,
+        )
+        .run(JSON.stringify(v.data), v.status, v.identity, v.flowName, at, id);
+    } else {
+      this.db
+        .prepare(
+          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, data)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, v.identity, v.flowId, v.flowName, v.status, at, at, JSON.stringify(v.data));
+    }
+    return {
+      summary: toSummary(this.verificationRow(id)!),
+      changed: !existing || existing.status !== v.status,
+      created: !existing,
+    };
+  }
+
+  async getVerification(id: string): Promise<StoredVerification | null> {
+    const row = this.verificationRow(id);
+    return row ? { summary: toSummary(row), data: row.data === null ? null : JSON.parse(row.data) } : null;
+  }
+
+  async listVerifications(filter: VerificationFilter) {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM verifications WHERE (@status IS NULL OR status = @status) AND (@flowId IS NULL OR flow_id = @flowId)
+         ORDER BY created_at DESC LIMIT 500`,
+      )
+      .all({ status: filter.status ?? null, flowId: filter.flowId ?? null }) as VerificationRow[];
+    return rows.map(toSummary);
+  }
+
+  async createCreditCheck(record: CreditCheckRecord) {
+    this.db
+      .prepare('INSERT OR IGNORE INTO credit_checks VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        record.id,
+        record.country,
+        JSON.stringify(record.request),
+        record.status,
+        record.result === null ? null : JSON.stringify(record.result),
+        record.error,
+        record.createdAt,
+        record.completedAt,
+      );
+    // A result that arrived before the service's answer keeps its status, but gains the request.
+    this.db
+      .prepare('UPDATE credit_checks SET request = ?, created_at = ? WHERE id = ?')
+      .run(JSON.stringify(record.request), record.createdAt, record.id);
+    return toCreditCheck(
+      this.db.prepare('SELECT * FROM credit_checks WHERE id = ?').get(record.id) as CreditCheckRow,
+    );
+  }
+
+  async completeCreditCheck(
+    id: string,
+    v: Pick<CreditCheckRecord, 'country' | 'request' | 'status' | 'result' | 'error' | 'completedAt'>,
+  ) {
+    this.db
+      .prepare(
+        `INSERT INTO credit_checks VALUES (@id, @country, @request, @status, @result, @error, @completedAt, @completedAt)
+         ON CONFLICT (id) DO UPDATE SET status = @status, result = @result, error = @error, completed_at = @completedAt`,
+      )
+      .run({
+        id,
+        country: v.country,
+        request: JSON.stringify(v.request),
+        status: v.status,
+        result: v.result === null ? null : JSON.stringify(v.result),
+        error: v.error,
+        completedAt: v.completedAt,
+      });
+    return toCreditCheck(
+      this.db.prepare('SELECT * FROM credit_checks WHERE id = ?').get(id) as CreditCheckRow,
+    );
+  }
+
+  async listCreditChecks() {
+    const rows = this.db
+      .prepare('SELECT * FROM credit_checks ORDER BY created_at DESC LIMIT 500')
+      .all() as CreditCheckRow[];
+    return rows.map(toCreditCheck);
+  }
+
+  async rememberMedia(entries: { id: string; url: string }[]) {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO media VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const e of entries) insert.run(e.id, e.url);
+    })();
+  }
+
+  async mediaUrl(id: string) {
+    const row = this.db.prepare('SELECT url FROM media WHERE id = ?').get(id) as { url: string } | undefined;
+    return row?.url ?? null;
+  }
+
+  async close() {
+    this.db.close();
+  }
+}

@@ -1,0 +1,88 @@
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
+import type { IdentityStatus } from '@/shared/verification';
+
+/** A verification as the BFF knows it: its summary and the latest data fetched from the service. */
+export interface StoredVerification {
+  summary: VerificationSummary;
+  data: unknown;
+}
+
+export interface NewEvent {
+  kind: StoredEvent['kind'];
+  eventName: string;
+  /** The exact body bytes as received (UTF-8 JSON). */
+  rawBody: string;
+  /** SHA-256 of the body: a redelivery has the same hash and is not a second event. */
+  bodyHash: string;
+  verificationId: string | null;
+  creditCheckId: string | null;
+}
+
+export interface PendingEvent {
+  event: StoredEvent;
+  verificationId: string | null;
+  creditCheckId: string | null;
+}
+
+export interface VerificationFilter {
+  status?: IdentityStatus;
+  flowId?: string;
+}
+
+/**
+ * Everything the BFF keeps. Every method is async so that a PostgreSQL store can implement the
+ * same interface; `sqlite-store.ts` is the one in use.
+ */
+export interface BffStore {
+  /** Binds a new verification to a browser session (and records it for the staff list). */
+  bindVerification(
+    sessionId: string,
+    v: { verificationId: string; identity: string; flowId: string; flowName: string | null },
+  ): Promise<VerificationSummary>;
+  sessionOwnsIdentity(sessionId: string, identity: string): Promise<boolean>;
+  sessionOwnsVerification(sessionId: string, verificationId: string): Promise<boolean>;
+
+  createStaffSession(id: string, expiresAt: Date): Promise<void>;
+  /** When the staff session ends, or null if it is unknown or over. */
+  staffSessionExpiry(id: string): Promise<Date | null>;
+  deleteStaffSession(id: string): Promise<void>;
+
+  /** Stores a webhook event once; `duplicate` when the same body was stored before. */
+  recordEvent(event: NewEvent): Promise<{ event: StoredEvent; duplicate: boolean }>;
+  markEventProcessed(id: string): Promise<void>;
+  unprocessedEvents(): Promise<PendingEvent[]>;
+  eventsOf(verificationId: string): Promise<StoredEvent[]>;
+
+  /** A verification seen in an event; created if unknown. `created` tells a new one. */
+  noteVerificationEvent(
+    id: string,
+    v: { flowId: string; eventName: string; at: string },
+  ): Promise<{ summary: VerificationSummary; created: boolean }>;
+  /** The latest data fetched from the service; `changed` when the status moved. */
+  saveVerificationData(
+    id: string,
+    v: {
+      data: unknown;
+      status: IdentityStatus;
+      identity: string | null;
+      flowId: string;
+      flowName: string | null;
+    },
+  ): Promise<{ summary: VerificationSummary; changed: boolean; created: boolean }>;
+  getVerification(id: string): Promise<StoredVerification | null>;
+  listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
+
+  /** Inserts a pending credit check, unless its result already arrived (then returns that). */
+  createCreditCheck(record: CreditCheckRecord): Promise<CreditCheckRecord>;
+  completeCreditCheck(
+    id: string,
+    v: Pick<CreditCheckRecord, 'country' | 'request' | 'status' | 'result' | 'error' | 'completedAt'>,
+  ): Promise<CreditCheckRecord>;
+  listCreditChecks(): Promise<CreditCheckRecord[]>;
+
+  /** Media links seen in verification data, by their last path segment. */
+  rememberMedia(entries: { id: string; url: string }[]): Promise<void>;
+  mediaUrl(id: string): Promise<string | null>;
+
+  close(): Promise<void>;
+}

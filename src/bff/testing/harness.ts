@@ -1,0 +1,249 @@
+// Test support for the BFF's integration tests: the real service as a child process, the real
+// BFF listening on 127.0.0.1, a browser-like client with a cookie jar, and generated images.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { buildBffApp } from '../app';
+import { loadConfig, type BffConfig } from '../config';
+
+export const secrets = {
+  SERVICE_CLIENT_ID: 'bff-test-client',
+  SERVICE_CLIENT_SECRET: 'bff-test-client-secret',
+  WEBHOOK_SECRET: 'bff-test-webhook-secret',
+  STAFF_PASSWORD: 'bff-test-staff-password',
+};
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await sleep(100);
+  }
+}
+
+/** The embedded service as `npm start` runs it, in its own process; stop and start it again at will. */
+export class ServiceProcess {
+  private child: ChildProcess | null = null;
+  readonly url: string;
+
+  constructor(
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly env: Record<string, string>,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  async start() {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/main.ts'], {
+      env: {
+        ...process.env,
+        ...secrets,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        SERVICE_PORT: String(this.port),
+        DATA_DIR: this.dataDir,
+        LOG_LEVEL: 'warn',
+        UPLOAD_WAIT_SECONDS: '1',
+        WEBHOOK_RETRY_SECONDS: '1,1,2',
+        PROCESSING_STEP_MS: '10',
+        ...this.env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.child = child;
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the service exited early (${code})`))),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([
+      exited,
+      eventually(
+        async () => ((await fetch(`${this.url}/v2/flows`)).status ? true : undefined),
+        30_000,
+        'the service',
+      ),
+    ]);
+  }
+
+  async stop() {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  }
+
+  get pid() {
+    return this.child?.pid;
+  }
+}
+
+export interface Stack {
+  service: ServiceProcess;
+  bff: FastifyInstance;
+  bffUrl: string;
+  config: BffConfig;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The service (child process) and the BFF (this process) wired to each other, in a temp data dir. */
+export async function startStack(
+  options: { serviceEnv?: Record<string, string>; bffEnv?: Record<string, string> } = {},
+): Promise<Stack> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'idv-bff-test-'));
+  const servicePort = await freePort();
+  const config = loadConfig({
+    ...secrets,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    UPSTREAM_URL: `http://127.0.0.1:${servicePort}`,
+    DATA_DIR: path.join(dataDir, 'bff'),
+    STATIC_DIR: 'none',
+    SESSION_SECRET: 'bff-test-session-secret-0123456789',
+    SSE_HEARTBEAT_MS: '500',
+    ...options.bffEnv,
+  });
+  const bff = await buildBffApp(config, { logger: false });
+  await bff.listen({ host: '127.0.0.1', port: 0 });
+  const bffUrl = `http://127.0.0.1:${(bff.server.address() as AddressInfo).port}`;
+  const service = new ServiceProcess(servicePort, path.join(dataDir, 'service'), {
+    SERVICE_WEBHOOK_URL: `${bffUrl}/webhooks/verification`,
+    ...options.serviceEnv,
+  });
+  await service.start();
+  return {
+    service,
+    bff,
+    bffUrl,
+    config,
+    dataDir,
+    async stop() {
+      await service.stop();
+      await bff.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser: same-origin fetches to the BFF with its own cookie jar. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  async fetch(pathname: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(this.baseUrl + pathname, { ...init, headers });
+    for (const cookie of res.headers.getSetCookie()) {
+      const pair = cookie.split(';')[0];
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value && !/max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) this.cookies.set(name, value);
+      else this.cookies.delete(name);
+    }
+    return res;
+  }
+
+  post(pathname: string, json: unknown) {
+    return this.fetch(pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+  }
+}
+
+/** A colourful, sharp-edged JPEG (checkerboard over gradients): not grey, not blurry, big enough. */
+export async function makeImage(seed: number, width = 1000, height = 700): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  const cell = 24 + (seed % 5) * 8;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const on = (Math.floor(x / cell) + Math.floor(y / cell) + seed) % 2 === 1;
+      pixels[i] = on ? 235 : (x * 255) / width;
+      pixels[i + 1] = on ? (y * 255) / height : 30 + ((seed * 53) % 200);
+      pixels[i + 2] = on ? (seed * 97) % 255 : 220;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+export const sign = (body: string, secret = secrets.WEBHOOK_SECRET) =>
+  createHmac('sha256', secret).update(body).digest('hex');
+
+/** Reads server-sent events from a streaming response until `stop` returns true for one. */
+export async function readEvents(
+  res: Response,
+  stop: (event: { event: string; data: string }) => boolean,
+  timeoutMs = 15_000,
+): Promise<{ event: string; data: string }[]> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const seen: { event: string; data: string }[] = [];
+  let buffer = '';
+  const timer = setTimeout(() => void reader.cancel(), timeoutMs);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`event stream ended; saw ${JSON.stringify(seen)}`);
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data !== undefined) {
+          seen.push({ event, data });
+          if (stop({ event, data })) return seen;
+        } else {
+          seen.push({ event: 'comment', data: block });
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** A Blob of bytes, as a browser's File would be. */
+export const toBlob = (bytes: Buffer | string, type = 'application/octet-stream') =>
+  new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type });

@@ -1,0 +1,261 @@
+import { Pool, request as undiciRequest, type Dispatcher } from 'undici';
+import { BffHttpError, upstreamFailed, upstreamUnavailable } from '../errors';
+import { TokenCache } from './token-cache';
+
+type Body = Dispatcher.DispatchOptions['body'];
+type Headers = Record<string, string>;
+
+export interface UpstreamOptions {
+  upstreamUrl: string;
+  clientId: string;
+  clientSecret: string;
+  connections?: number;
+}
+
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Dispatcher.ResponseData['body'];
+}
+
+const connectionErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+const connectFailureCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether the service could not even be connected to (rather than dropping a connection). */
+export function isConnectFailure(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; cause?: unknown; errors?: unknown[] } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (e.code && connectFailureCodes.has(e.code)) return true;
+    if (Array.isArray(e.errors) && e.errors.some(isConnectFailure)) return true;
+  }
+  return false;
+}
+
+/** Whether an error means "the service could not be reached", as opposed to a bug of ours. */
+export function isConnectionError(error: unknown): boolean {
+  for (
+    let e = error as { code?: string; cause?: unknown; errors?: unknown[] } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (e.code && connectionErrorCodes.has(e.code)) return true;
+    if (Array.isArray(e.errors) && e.errors.some(isConnectionError)) return true;
+  }
+  return false;
+}
+
+/**
+ * The only way the BFF talks to the service: one connection pool to UPSTREAM_URL's origin, the
+ * bearer token added to every call, renewed before expiry and once more on a 401.
+ */
+export class UpstreamClient {
+  readonly origin: string;
+  readonly tokens: TokenCache;
+  private readonly basePath: string;
+  private readonly pool: Pool;
+
+  constructor(private readonly options: UpstreamOptions) {
+    const url = new URL(options.upstreamUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(this.origin, {
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: 5_000 },
+    });
+    this.tokens = new TokenCache(() => this.fetchToken());
+  }
+
+  /** The path of a service URL on UPSTREAM_URL's origin (and base path), or null for any other URL. */
+  localPath(url: string): string | null {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    if (parsed.origin !== this.origin || !parsed.pathname.startsWith(`${this.basePath}/`)) return null;
+    return parsed.pathname.slice(this.basePath.length) + parsed.search;
+  }
+
+  private async fetchToken() {
+    const basic = Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64');
+    const res = await this.raw({
+      method: 'POST',
+      path: '/oauth',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw upstreamFailed('The verification service refused our credentials.', 'upstream.auth');
+    }
+    const body = (await res.body.json()) as {
+      access_token?: unknown;
+      expiresIn?: unknown;
+      expires_in?: unknown;
+    };
+    const expiresIn = Number(body.expiresIn ?? body.expires_in ?? 3600);
+    if (typeof body.access_token !== 'string')
+      throw upstreamFailed('The verification service sent no token.', 'upstream.auth');
+    return { accessToken: body.access_token, expiresIn: Number.isFinite(expiresIn) ? expiresIn : 3600 };
+  }
+
+  /** One call without the token; connection failures become 503 envelopes. */
+  private async raw(options: {
+    method: Dispatcher.HttpMethod;
+    path: string;
+    headers?: Headers;
+    body?: Body;
+    timeoutMs?: number;
+    signal?: AbortSignal;
+  }): Promise<UpstreamResponse> {
+    try {
+      const res = await this.pool.request({
+        method: options.method,
+        path: this.basePath + options.path,
+        headers: options.headers,
+        body: options.body,
+        headersTimeout: options.timeoutMs ?? 30_000,
+        bodyTimeout: options.timeoutMs ?? 30_000,
+        signal: options.signal,
+      });
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      if (error instanceof BffHttpError) throw error;
+      if (isConnectionError(error)) throw upstreamUnavailable(error);
+      throw error;
+    }
+  }
+
+  /**
+   * A call with the bearer token. A replayable body (string, Buffer or none) is retried once with
+   * a fresh token on a 401; a stream is not, and its caller sees the 401.
+   */
+  async call(options: {
+    method: Dispatcher.HttpMethod;
+    path: string;
+    headers?: Headers;
+    body?: Body;
+    timeoutMs?: number;
+    requestId?: string;
+    forStream?: boolean;
+    signal?: AbortSignal;
+  }): Promise<UpstreamResponse> {
+    const replayable =
+      options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body);
+    const send = async () => {
+      const token = await this.tokens.get({ forStream: options.forStream });
+      const headers: Headers = { ...options.headers, authorization: `Bearer ${token}` };
+      if (options.requestId) headers['x-request-id'] = options.requestId;
+      return { token, res: await this.raw({ ...options, headers }) };
+    };
+    const first = await send();
+    if (first.res.statusCode !== 401) return first.res;
+    this.tokens.invalidate(first.token);
+    if (!replayable) return first.res;
+    await first.res.body.dump();
+    const second = await send();
+    if (second.res.statusCode === 401) {
+      await second.res.body.dump();
+      throw upstreamFailed('The verification service refused our token.', 'upstream.auth');
+    }
+    return second.res;
+  }
+
+  /** A JSON call: the parsed body of a 2xx answer, or the service's error as an envelope. */
+  async json<T = unknown>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    options: { body?: unknown; requestId?: string } = {},
+  ): Promise<{ statusCode: number; body: T }> {
+    const res = await this.call({
+      method,
+      path,
+      requestId: options.requestId,
+      headers:
+        options.body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      const text = await res.body.text();
+      return { statusCode: res.statusCode, body: (text ? JSON.parse(text) : null) as T };
+    }
+    throw await envelopeOf(res);
+  }
+
+  /** A GET of any URL on the allowed origins (media links), with the token. */
+  async getUrl(url: string, requestId?: string): Promise<UpstreamResponse> {
+    const path = this.localPath(url);
+    if (path !== null) return this.call({ method: 'GET', path, requestId, timeoutMs: 120_000 });
+    // Media links of a hosted service may live on their own origin; the caller vetted the URL.
+    const token = await this.tokens.get();
+    try {
+      const res = await undiciRequest(url, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}` },
+        maxRedirections: 0,
+      } as never);
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      if (isConnectionError(error)) throw upstreamUnavailable(error);
+      throw error;
+    }
+  }
+
+  async close() {
+    await this.pool.close();
+  }
+}
+
+const errorTypes = ['IntegrationError', 'ValidationError', 'SystemError', 'AuthError'] as const;
+
+/** The service's request-level error turned into the BFF's envelope, keeping the status (5xx → 502). */
+export async function envelopeOf(res: UpstreamResponse): Promise<BffHttpError> {
+  let body: { code?: unknown; type?: unknown; name?: unknown; message?: unknown } = {};
+  try {
+    body = (await res.body.json()) as typeof body;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone tells enough.
+  }
+  if (res.statusCode >= 500) return upstreamFailed();
+  const type =
+    errorTypes.find((t) => t === body?.type) ?? (res.statusCode === 401 ? 'AuthError' : 'IntegrationError');
+  const code =
+    typeof body?.code === 'string'
+      ? body.code
+      : typeof body?.name === 'string'
+        ? body.name
+        : `upstream.${res.statusCode}`;
+  const message =
+    typeof body?.message === 'string' ? body.message : `The verification service answered ${res.statusCode}.`;
+  return new BffHttpError(res.statusCode, { code, type, message });
+}
