@@ -198,6 +198,8 @@ export function checkSelfieVideo(file: StoredFile): Promise<CheckOutcome> {
   return guarded('voiceVideo.conversionFailed', async (facts) => {
     const container = await checkContainer(file.path, file.format);
     if (!container.ok) return fail('voiceVideo.conversionFailed', container.reason, facts);
+    if (container.durationSeconds !== undefined)
+      facts.durationSeconds = Math.round(container.durationSeconds * 100) / 100;
     const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.video, facts);
     if (scenario) return markerOutcome(scenario, facts);
     return pass(facts);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileFormat } from '@/shared/file-format';
+import { samplePath } from '../../../e2e/fixtures/samples';
 import {
   checkBankStatement,
   checkCustomDocument,
@@ -127,5 +128,25 @@ describe('hostile and broken inputs yield codes, never exceptions', () => {
     expect((await checkSelfieVideo(empty)).code).toBe('voiceVideo.conversionFailed');
     const missing = { ...truncated, path: join(dir, 'does-not-exist.mp4') };
     expect((await checkSelfieVideo(missing)).code).toBe('voiceVideo.conversionFailed');
+  });
+
+  it('answers every committed clean video cut short with conversionFailed', async () => {
+    for (const [name, format] of [
+      ['liveness-streamed.webm', 'webm'],
+      ['liveness-fragmented.mp4', 'mp4'],
+      ['liveness.mkv', 'mkv'],
+      ['liveness.mov', 'mov'],
+      ['liveness.3gp', '3gp'],
+    ] as const) {
+      const whole = readFileSync(samplePath(name));
+      expect((await checkSelfieVideo(store(`whole-${name}`, whole, format))).code, name).toBeNull();
+      const cut = store(`cut-${name}`, whole.subarray(0, Math.floor(whole.length * 0.7)), format);
+      expect((await checkSelfieVideo(cut)).code, name).toBe('voiceVideo.conversionFailed');
+    }
+  });
+
+  it('states the duration of a whole recording', async () => {
+    const outcome = await checkSelfieVideo(store('d.mp4', readFileSync(samplePath('liveness.mp4')), 'mp4'));
+    expect(outcome.facts.durationSeconds).toBeCloseTo(3, 0);
   });
 });

@@ -41,6 +41,8 @@ export interface InputFacts {
   grayscale?: boolean;
   blurScore?: number;
   pageCount?: number;
+  /** Duration of a video, when its container states one. */
+  durationSeconds?: number;
   pdf417?: boolean;
   /** The scenario code carried by the file's marker, if any. */
   scenario?: ErrorCode;
