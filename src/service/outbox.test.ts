@@ -103,4 +103,23 @@ describe('verification webhooks', () => {
     await svc.close();
     expect(receiver.received.every((r) => !r.validSignature)).toBe(true);
   });
+
+  it('expires a verification whose inputs did not come in time', async () => {
+    const receiver = await startReceiver(secret);
+    receivers.push(receiver);
+    const svc = await startService({
+      SERVICE_WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: secret,
+      VERIFICATION_TTL_SECONDS: '0.3',
+    });
+    const v = await createVerification(svc, 'global-passport');
+    const hook = await waitFor(() =>
+      Promise.resolve(receiver.received.find((r) => r.json.eventName === 'verification_expired')),
+    );
+    expect(hook.validSignature).toBe(true);
+    const late = await completeGlobalPassport(svc, v.identity);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 'verification.expired' });
+    await svc.close();
+  });
 });

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { allowedFormats, sniffFormat, type FileField, type FileFormat } from '@/shared/file-format';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '@/shared/limits';
 import type { StoredFile } from './checks/types';
-import { integrationError, tooLarge, unsupportedFormat } from './errors';
+import { integrationError, ServiceError, tooLarge, unsupportedFormat } from './errors';
 import type { MediaStore } from './media-store';
 
 export interface UploadedFile extends StoredFile {
@@ -122,7 +122,9 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
     return form;
   } catch (error) {
     await discardFiles([...form.files.map((f) => f.path), ...(pendingTmp ? [pendingTmp] : [])]);
-    throw error;
+    if (error instanceof ServiceError || (error as { statusCode?: number }).statusCode) throw error;
+    // busboy's own complaints (bad boundary, a part cut short) are the client's malformed body.
+    throw integrationError(`malformed multipart body: ${(error as Error).message}`, 'malformed_multipart');
   }
 }
 
