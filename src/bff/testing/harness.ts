@@ -230,12 +230,9 @@ export async function readEvents(
         buffer = buffer.slice(end + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data !== undefined) {
-          seen.push({ event, data });
-          if (stop({ event, data })) return seen;
-        } else {
-          seen.push({ event: 'comment', data: block });
-        }
+        const entry = event && data !== undefined ? { event, data } : { event: 'comment', data: block };
+        seen.push(entry);
+        if (stop(entry)) return seen;
       }
     }
   } finally {
