@@ -1,12 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePath } from '../../../e2e/fixtures/samples';
 import { parseStatement } from './bank-statement';
-import { checkBankStatement } from './check-input';
-import { closePdf, editTrace, openPdf, type PdfInfo } from './pdf';
+import { checkBankStatement, checkCustomDocument } from './check-input';
+import {
+  closePdf,
+  editTrace,
+  inflatesTooMuch,
+  MAX_INFLATED_STREAM_BYTES,
+  openPdf,
+  type PdfInfo,
+} from './pdf';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,5 +154,39 @@ describe('statement template', () => {
     const path = samplePath('selfie.jpg');
     const outcome = await checkBankStatement({ path, filename: 'x.jpg', size: 1, format: 'jpeg' }, ctx);
     expect(outcome.code).toBe('bankDocument.statementNotSupported');
+  });
+});
+
+describe('PDF bombs', () => {
+  it('measures what zlib streams inflate to, within caps', () => {
+    const body = deflateSync(Buffer.alloc(2 * 1024 * 1024));
+    const pdf = Buffer.concat([
+      Buffer.from('%PDF-1.7\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\n'),
+      body,
+      Buffer.from('\nendstream\nendobj\n'),
+    ]);
+    expect(inflatesTooMuch(pdf, { stream: 4 * 1024 * 1024, total: 8 * 1024 * 1024 })).toBe(false);
+    expect(inflatesTooMuch(pdf, { stream: 1024 * 1024, total: 8 * 1024 * 1024 })).toBe(true);
+    expect(
+      inflatesTooMuch(Buffer.concat([pdf, pdf, pdf]), { stream: 4 * 1024 * 1024, total: 5 * 1024 * 1024 }),
+    ).toBe(true);
+    expect(inflatesTooMuch(statement)).toBe(false);
+  });
+
+  it('refuses a PDF whose stream would inflate past the bound before pdfjs sees it', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage().drawText('SPECIMEN');
+    // One stream just over the per-stream bound (the total bound is tested above).
+    const bomb = deflateSync(Buffer.alloc(MAX_INFLATED_STREAM_BYTES + 1024 * 1024), { level: 1 });
+    doc.context.register(doc.context.stream(bomb, { Filter: 'FlateDecode' }));
+    const file = write('bomb.pdf', await doc.save());
+    expect(file.size).toBeLessThan(2 * 1024 * 1024);
+    const bank = await checkBankStatement(file, ctx);
+    expect(bank).toMatchObject({
+      code: 'bankDocument.statementNotSupported',
+      message: expect.stringMatching(/expands/),
+    });
+    const custom = await checkCustomDocument({ ...file }, { page: 'multi', multiPageAllowed: true });
+    expect(custom.code).toBe('documentPhoto.unexpectedData');
   });
 });
