@@ -52,6 +52,13 @@ export function ValueView({ name, value }: { name: string; value: unknown }) {
   return <>{String(value)}</>;
 }
 
+/** A document field as the service sends it anywhere: { value, label?, format? }. */
+function asField(value: unknown): { value: unknown; label: string | null } | null {
+  if (!isRecord(value) || !('value' in value)) return null;
+  if (!Object.keys(value).every((key) => key === 'value' || key === 'label' || key === 'format')) return null;
+  return { value: value.value, label: typeof value.label === 'string' ? value.label : null };
+}
+
 export function KeyValueList({
   data,
   labels = {},
@@ -63,14 +70,17 @@ export function KeyValueList({
   if (entries.length === 0) return <Unknown />;
   return (
     <dl className="kv">
-      {entries.map(([key, value]) => (
-        <div key={key} className="kv-row">
-          <dt>{labels[key] ?? humanizeKey(key)}</dt>
-          <dd>
-            <ValueView name={key} value={value} />
-          </dd>
-        </div>
-      ))}
+      {entries.map(([key, value]) => {
+        const field = asField(value);
+        return (
+          <div key={key} className="kv-row">
+            <dt>{labels[key] ?? field?.label ?? humanizeKey(key)}</dt>
+            <dd>
+              <ValueView name={key} value={field ? field.value : value} />
+            </dd>
+          </div>
+        );
+      })}
     </dl>
   );
 }

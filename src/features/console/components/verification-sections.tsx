@@ -31,14 +31,17 @@ function StepStatus({ step }: { step: StepView }) {
   return <p className={step.status === 200 ? 'ok' : 'muted'}>{t(`stepStatus.${key}`)}</p>;
 }
 
-function StepCard({ step, level }: { step: StepView; level: 3 | 4 }) {
+function StepCard({ step, level, omit = [] }: { step: StepView; level: 3 | 4; omit?: string[] }) {
   const { stepName } = useLabels();
   const Heading = level === 3 ? 'h3' : 'h4';
+  const data = step.data
+    ? Object.fromEntries(Object.entries(step.data).filter(([key]) => !omit.includes(key)))
+    : {};
   return (
     <article className="step" aria-label={stepName(step.id)}>
       <Heading>{stepName(step.id)}</Heading>
       <StepStatus step={step} />
-      {step.data && Object.keys(step.data).length > 0 && <KeyValueList data={step.data} />}
+      {Object.keys(data).length > 0 && <KeyValueList data={data} />}
     </article>
   );
 }
@@ -87,26 +90,28 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
           ))}
         </div>
       )}
-      <h4>{t('detail.fields')}</h4>
+      <h4 id={`${headingId}-fields`}>{t('detail.fields')}</h4>
       {!doc.fields || doc.fields.length === 0 ? (
         <p>{t('detail.noFields')}</p>
       ) : (
-        <dl className="kv">
-          {doc.fields.map((field) => (
-            <div key={field.key} className="kv-row">
-              <dt>{t(`fields.${field.key}`, { defaultValue: field.label ?? humanizeKey(field.key) })}</dt>
-              <dd>
-                {field.value === null || field.value === '' ? (
-                  <Unknown />
-                ) : field.format === 'date' && typeof field.value === 'string' ? (
-                  <time dateTime={field.value}>{formatDate(field.value, language)}</time>
-                ) : (
-                  String(field.value)
-                )}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <div role="group" aria-labelledby={`${headingId}-fields`}>
+          <dl className="kv">
+            {doc.fields.map((field) => (
+              <div key={field.key} className="kv-row">
+                <dt>{t(`fields.${field.key}`, { defaultValue: field.label ?? humanizeKey(field.key) })}</dt>
+                <dd>
+                  {field.value === null || field.value === '' ? (
+                    <Unknown />
+                  ) : field.format === 'date' && typeof field.value === 'string' ? (
+                    <time dateTime={field.value}>{formatDate(field.value, language)}</time>
+                  ) : (
+                    String(field.value)
+                  )}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
       )}
       <h4>{t('detail.checks')}</h4>
       {doc.steps.length === 0 ? (
@@ -114,7 +119,8 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
       ) : (
         <div className="checks">
           {doc.steps.map((step, i) => (
-            <StepCard key={i} step={step} level={4} />
+            // document-reading repeats the fields already listed above.
+            <StepCard key={i} step={step} level={4} omit={doc.fields?.length ? ['fields'] : []} />
           ))}
         </div>
       )}

@@ -1,0 +1,130 @@
+import { expect, test } from '@playwright/test';
+import { ageToday, completeArNationalIdFlow } from './fixtures/console-demo';
+import { ConsolePage } from './fixtures/console-page';
+import { sample } from './fixtures/samples';
+
+test.use({ locale: 'en-US' });
+
+const flowName = 'Argentina: national ID and selfie';
+
+test('flows: merits readable, demo link, copyable phone link and QR code', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const staff = new ConsolePage(page);
+  await staff.openLoggedIn('/console/flows');
+  for (const name of [
+    flowName,
+    'Passport and proof of residency',
+    'Brazil: ID or driving licence, income proof and bank statement',
+  ]) {
+    await expect(page.getByRole('article', { name })).toBeVisible();
+  }
+  const card = page.getByRole('article', { name: flowName });
+  const documents = card.getByRole('table', { name: 'Documents asked for, in order' });
+  await expect(documents.getByRole('row').nth(1)).toHaveText(/National ID card.*Argentina.*PDF417 barcode/);
+  await expect(card.getByRole('heading', { name: 'Biometric verification' })).toBeVisible();
+  await expect(card.getByText('A selfie photo, matched against the document')).toBeVisible();
+  await expect(
+    card.getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }),
+  ).toHaveAttribute('href', '/verify/ar-national-id');
+
+  const link = `${baseURL}/verify/ar-national-id`;
+  await expect(card.getByLabel('Link to the flow')).toHaveValue(link);
+  await card.getByRole('button', { name: 'Copy link' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Link copied to the clipboard.' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  await card.getByRole('button', { name: 'Show QR code' }).click();
+  const qr = card.getByRole('img', { name: `QR code that opens the flow ${flowName} on a phone` });
+  await expect(qr).toBeVisible();
+  expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+  // Other flows are described too: custom fields, custom documents, bank data.
+  const mexico = page.getByRole('article', { name: /^Mexico/ });
+  await expect(mexico.getByText('A liveness video')).toBeVisible();
+  await expect(mexico.getByRole('table', { name: /^Form fields/ })).toBeVisible();
+  const brazil = page.getByRole('article', { name: /^Brazil/ });
+  await expect(brazil.getByRole('heading', { name: 'Bank account data' })).toBeVisible();
+
+  expect(await staff.seriousViolations()).toEqual([]);
+});
+
+test('a demo started from the console shows up live and reads well', async ({ page, context }) => {
+  const staff = new ConsolePage(page);
+  await staff.openLoggedIn('/console/flows');
+
+  // Start the demo: the wizard opens in a second tab.
+  const card = page.getByRole('article', { name: flowName });
+  const [wizard] = await Promise.all([
+    context.waitForEvent('page'),
+    card.getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }).click(),
+  ]);
+  await wizard.waitForLoadState();
+  expect(new URL(wizard.url()).pathname).toBe('/verify/ar-national-id');
+
+  // The console's list is open (and stays unreloaded) while the flow is completed in the other tab.
+  await staff.goTo('Verifications');
+  await expect(page.getByText('Live updates on')).toBeVisible();
+  await page.evaluate(
+    () => ((window as unknown as { consoleNotReloaded: boolean }).consoleNotReloaded = true),
+  );
+  const { verificationId } = await completeArNationalIdFlow(wizard.request);
+
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: verificationId }) });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(flowName);
+  await expect(row.getByText(/^(Verified|Review needed|Rejected)$/)).toBeVisible({ timeout: 20_000 });
+  expect(
+    await page.evaluate(() => (window as unknown as { consoleNotReloaded?: boolean }).consoleNotReloaded),
+  ).toBe(true);
+
+  // Filters: by status and by flow.
+  const status = (await row.getByText(/^(Verified|Review needed|Rejected)$/).textContent()) ?? '';
+  await page.getByLabel('Status').selectOption('pending');
+  await expect(row).toHaveCount(0);
+  await page.getByLabel('Status').selectOption({ label: status });
+  await page.getByLabel('Flow').selectOption({ label: flowName });
+  await expect(row).toBeVisible();
+  expect(await staff.seriousViolations()).toEqual([]);
+
+  // One verification, readably.
+  await row.getByRole('link', { name: verificationId }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Verification ${verificationId}` })).toBeVisible();
+  const person = sample('ar-national-id-front.jpg').person!;
+  const document = page.getByRole('article', { name: 'National ID card · Argentina' });
+  const fields = document.getByRole('group', { name: 'Fields read' });
+  const field = (term: string) => ConsolePage.definition(fields, term);
+  await expect(field('Full name')).toHaveText(person.fullName);
+  await expect(field('Document number')).toHaveText(person.documentNumber!);
+  await expect(field('Date of birth')).toContainText(person.dateOfBirth!);
+
+  const computed = page.getByRole('region', { name: 'Computed values' });
+  await expect(ConsolePage.definition(computed, 'Age')).toHaveText(`${ageToday(person.dateOfBirth!)} years`);
+  await expect(ConsolePage.definition(computed, 'National ID card expired')).toHaveText('Not expired');
+
+  const photo = document.getByRole('img', { name: 'National ID card, photo 1 of 2' });
+  await photo.scrollIntoViewIfNeeded();
+  await expect(photo).toHaveAttribute('src', /^\/api\/staff\/media\//);
+  await expect
+    .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+
+  const events = page.getByRole('table', { name: 'Webhook events received for this verification' });
+  await expect(events.getByRole('row').filter({ hasText: 'Verification completed' })).toContainText(
+    'Valid signature',
+  );
+  await expect(page.getByRole('region', { name: 'Steps' })).toBeVisible();
+
+  await page.getByText('Raw JSON').click();
+  await expect(page.getByRole('group').filter({ hasText: 'Raw JSON' })).toContainText(verificationId);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the data (JSON)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`verification-${verificationId}.json`);
+
+  expect(await staff.seriousViolations()).toEqual([]);
+});
