@@ -41,15 +41,16 @@ export function videoDuration(file: Blob): Promise<number | null> {
       resolve(value);
     };
     const timer = setTimeout(() => finish(null), METADATA_TIMEOUT_MS);
-    const settle = () => {
-      if (Number.isFinite(video.duration) && video.duration > 0) finish(video.duration);
-    };
+    let seeking = false;
     video.addEventListener('loadedmetadata', () => {
-      if (Number.isFinite(video.duration)) settle();
-      else video.currentTime = Number.MAX_SAFE_INTEGER;
+      if (Number.isFinite(video.duration)) return finish(video.duration);
+      seeking = true;
+      video.currentTime = Number.MAX_SAFE_INTEGER;
     });
-    video.addEventListener('durationchange', settle);
-    video.addEventListener('timeupdate', settle);
+    // After the far seek the browser has scanned to the last frame and knows the real length.
+    video.addEventListener('timeupdate', () => {
+      if (seeking && Number.isFinite(video.duration)) finish(video.duration);
+    });
     video.addEventListener('error', () => finish(null));
     video.preload = 'metadata';
     video.muted = true;

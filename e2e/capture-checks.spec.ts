@@ -1,0 +1,268 @@
+// The wizard's browser checks and camera components in a real Chromium page. They are loaded
+// lazily by the product, so a test page (e2e/fixtures/capture-harness.html) is built with the
+// app's Vite config and served beside the sample files.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import {
+  buildHarness,
+  HARNESS_PAGE,
+  serveHarness,
+  type HarnessServer,
+} from './fixtures/capture-harness-server';
+import { loadSamples, samplesDir } from './fixtures/samples';
+
+const port = Number(process.env.E2E_PORT ?? 18080);
+const MARKER = 'idv-scenario=documentPhoto.noMrz';
+
+let server: HarnessServer;
+
+/** A photo-like 4000×3000 JPEG (coloured detail at every scale) taken sideways: EXIF orientation 6. */
+async function twelveMegapixelPhoto(): Promise<Buffer> {
+  const w = 500;
+  const h = 375;
+  const base = Buffer.alloc(w * h * 3);
+  let seed = 7;
+  for (let i = 0; i < base.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    base[i] = seed >> 23;
+  }
+  const jpeg = await sharp(base, { raw: { width: w, height: h, channels: 3 } })
+    .resize(4000, 3000, { kernel: 'cubic' })
+    .jpeg({ quality: 92 })
+    .withMetadata({ orientation: 6 })
+    .withExif({ IFD0: { Make: 'TestCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 26/1 4614/100' } })
+    .toBuffer();
+  const text = Buffer.from(MARKER);
+  const com = Buffer.concat([Buffer.from([0xff, 0xfe, 0, text.length + 2]), text]);
+  return Buffer.concat([jpeg.subarray(0, 2), com, jpeg.subarray(2)]);
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  // One folder per Playwright worker: a second worker must not empty the folder the first serves.
+  const outDir = `test-results/capture-harness-${port}-${test.info().parallelIndex}`;
+  const fixturesDir = `test-results/capture-fixtures-${port}-${test.info().parallelIndex}`;
+  await mkdir(fixturesDir, { recursive: true });
+  const [, photo, png] = await Promise.all([
+    buildHarness(outDir),
+    twelveMegapixelPhoto(),
+    sharp({ create: { width: 800, height: 800, channels: 3, background: '#2a7' } })
+      .png()
+      .toBuffer(),
+  ]);
+  await writeFile(`${fixturesDir}/photo-12mp.jpg`, photo);
+  await writeFile(`${fixturesDir}/really-a-png.pdf`, png);
+  server = await serveHarness({ '/': outDir, '/samples/': samplesDir, '/generated/': fixturesDir });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function openHarness(page: Page) {
+  await page.goto(server.url + HARNESS_PAGE);
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached();
+}
+
+test('a 12-megapixel photo is compressed in a web worker, upright, above 600×600, without EXIF', async ({
+  page,
+}) => {
+  await openHarness(page);
+  const before = server.requests.length;
+  const result = await page.evaluate(() =>
+    window.captureHarness.checkImageAt('/generated/photo-12mp.jpg', 'IMG_0001.jpg', { kind: 'document' }),
+  );
+  expect(result).toMatchObject({
+    ok: true,
+    compressed: true,
+    format: 'jpeg',
+    type: 'image/jpeg',
+    name: 'IMG_0001.jpg',
+  });
+  if (!result.ok || !('width' in result)) throw new Error('not an image result');
+  // Taken sideways (orientation 6): the upload is portrait, pixels already turned, EXIF gone.
+  expect({ width: result.width, height: result.height }).toEqual({ width: 1920, height: 2560 });
+  expect(result.decoded).toEqual({ width: 1920, height: 2560 });
+  expect(result.header).toEqual({ format: 'jpeg', width: 1920, height: 2560, orientation: 1 });
+  expect(result.text).not.toContain('TestCam');
+  expect(result.text).toContain(MARKER);
+  expect(result.phash).toMatch(/^[0-9a-f]{16}$/);
+
+  // The library's worker is a blob: script that importScripts() our own copy of the library.
+  const workers = await page.evaluate(() => window.captureHarness.workerUrls);
+  expect(workers.some((url) => url.startsWith('blob:'))).toBe(true);
+  const served = server.requests.slice(before);
+  expect(served.some((path) => /\/assets\/browser-image-compression[^/]*\.js$/.test(path))).toBe(true);
+});
+
+test('every sample image gets the answer the service gives for what pixels show', async ({ page }) => {
+  await openHarness(page);
+  const pixelCodes: Record<string, string> = {
+    'documentPhoto.smallImageSize': 'client.tooSmall',
+    'documentPhoto.grayscaleImage': 'client.grayscale',
+    'documentPhoto.blurryText': 'client.blurry',
+    'documentPhoto.similarImages': 'client.similarSides',
+  };
+  const images = loadSamples().filter((s) => /\.(jpe?g|png)$/.test(s.file) && s.field !== 'video');
+  expect(images.length).toBeGreaterThan(20);
+  for (const sample of images) {
+    const kind =
+      sample.field === 'custom-document'
+        ? 'custom-document'
+        : sample.field === 'selfie'
+          ? 'selfie'
+          : 'document';
+    let otherSide: { phash: string } | undefined;
+    if (sample.otherSideFile) {
+      const other = await page.evaluate(
+        ([path, name]) => window.captureHarness.checkImageAt(path, name, { kind: 'document' }),
+        [`/samples/${sample.otherSideFile}`, sample.otherSideFile] as const,
+      );
+      if (!other.ok || !('phash' in other))
+        throw new Error(`${sample.otherSideFile}: ${JSON.stringify(other)}`);
+      otherSide = { phash: other.phash };
+    }
+    const result = await page.evaluate(
+      ([path, name, opts]) => window.captureHarness.checkImageAt(path, name, opts),
+      [`/samples/${sample.file}`, sample.file, { kind, ...(otherSide ? { otherSide } : {}) }] as const,
+    );
+    const small = sample.file.includes('small');
+    const expected = small ? 'client.tooSmall' : (pixelCodes[sample.expectedCode ?? ''] ?? null);
+    if (expected) expect(result, sample.file).toEqual({ ok: false, reason: expected });
+    else {
+      if (!result.ok || !('text' in result)) throw new Error(`${sample.file}: ${JSON.stringify(result)}`);
+      // Small files go as they are: same name, and the service's scenario marker still inside.
+      expect(result.compressed, sample.file).toBe(false);
+      expect(result.name).toBe(sample.file);
+      if (sample.expectedCode) expect(result.text, sample.file).toContain(`idv-scenario`);
+    }
+  }
+});
+
+test('wrong formats and oversized files are refused from their bytes', async ({ page }) => {
+  await openHarness(page);
+  const h = (fn: (harness: Window['captureHarness']) => Promise<unknown>) =>
+    page.evaluate(`(${fn.toString()})(window.captureHarness)`);
+  expect(await h((x) => x.checkBlob('textAsJpeg'))).toEqual({ ok: false, reason: 'client.wrongFormat' });
+  expect(await h((x) => x.checkBlob('oversizedJpeg'))).toEqual({ ok: false, reason: 'client.tooBig' });
+  // PNG bytes named .pdf: not a PDF, whatever the name.
+  expect(await h((x) => x.inspectPdfAt('/generated/really-a-png.pdf', 'statement.pdf'))).toEqual({
+    ok: false,
+    reason: 'client.wrongFormat',
+  });
+  // A PDF where only photos are taken, and a video where a photo is expected.
+  expect(
+    await h((x) => x.checkImageAt('/samples/custom-proof-of-address.pdf', 'front.jpg', { kind: 'document' })),
+  ).toEqual({ ok: false, reason: 'client.pdfNotAllowed' });
+  expect(await h((x) => x.checkImageAt('/samples/liveness.mp4', 'selfie.jpg', { kind: 'selfie' }))).toEqual({
+    ok: false,
+    reason: 'client.wrongFormat',
+  });
+  expect(await h((x) => x.checkVideoAt('/samples/selfie.jpg'))).toEqual({
+    ok: false,
+    reason: 'client.videoFormat',
+  });
+  const pdf = await h((x) =>
+    x.checkImageAt('/samples/custom-proof-of-address.pdf', 'proof.pdf', { kind: 'custom-document' }),
+  );
+  expect(pdf).toMatchObject({ ok: true, format: 'pdf', compressed: false, name: 'proof.pdf' });
+});
+
+test('PDFs: a password-protected statement is detected and its password checked; pages are counted', async ({
+  page,
+}) => {
+  await openHarness(page);
+  const password = loadSamples().find((s) => s.file === 'bank-statement-protected.pdf')!.password!;
+  const protectedPath = '/samples/bank-statement-protected.pdf';
+  expect(
+    await page.evaluate((p) => window.captureHarness.inspectPdfAt(p, 'statement.pdf'), protectedPath),
+  ).toEqual({
+    ok: true,
+    encrypted: true,
+    pageCount: null,
+  });
+  expect(
+    await page.evaluate((p) => window.captureHarness.checkPdfPasswordAt(p, 'wrong-password'), protectedPath),
+  ).toEqual({
+    ok: false,
+  });
+  expect(
+    await page.evaluate(([p, pw]) => window.captureHarness.checkPdfPasswordAt(p, pw), [
+      protectedPath,
+      password,
+    ] as const),
+  ).toEqual({ ok: true, pageCount: 1 });
+
+  const threePages = '/samples/custom-document-3-pages.pdf';
+  expect(await page.evaluate((p) => window.captureHarness.inspectPdfAt(p, 'doc.pdf'), threePages)).toEqual({
+    ok: true,
+    encrypted: false,
+    pageCount: 3,
+  });
+  expect(await page.evaluate((p) => window.captureHarness.inspectPdfAt(p, 'doc.pdf', 1), threePages)).toEqual(
+    {
+      ok: false,
+      reason: 'client.tooManyPages',
+    },
+  );
+  // pdf.js and its worker come from this app, not from a CDN.
+  expect(server.requests.some((path) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(path))).toBe(true);
+});
+
+test('sample videos are accepted with their length when the browser can read it', async ({ page }) => {
+  await openHarness(page);
+  const webm = await page.evaluate(() => window.captureHarness.checkVideoAt('/samples/liveness.webm'));
+  expect(webm).toMatchObject({ ok: true, format: 'webm' });
+  if (webm.ok) expect(webm.durationSeconds).toBeGreaterThan(0);
+  for (const file of [
+    'liveness.mp4',
+    'liveness.mov',
+    'liveness.3gp',
+    'liveness.mkv',
+    'liveness-streamed.webm',
+  ]) {
+    const result = await page.evaluate((p) => window.captureHarness.checkVideoAt(p), `/samples/${file}`);
+    expect(result.ok, `${file}: ${JSON.stringify(result)}`).toBe(true);
+  }
+});
+
+test('the rear camera (fake device) takes a JPEG of at least 600×600', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(() => window.captureHarness.mountCamera('environment', 'document'));
+  const shutter = page.getByRole('button', { name: 'Take photo' });
+  await expect(shutter).toBeEnabled();
+  await expect(page.getByRole('region', { name: 'Camera' })).toBeVisible();
+  await shutter.click();
+  await expect.poll(() => page.evaluate(() => window.captureHarness.captured)).not.toBeNull();
+  const photo = (await page.evaluate(() => window.captureHarness.captured))!;
+  expect(photo.type).toBe('image/jpeg');
+  expect(photo.head).toEqual([0xff, 0xd8, 0xff]);
+  expect(Math.min(photo.width, photo.height)).toBeGreaterThanOrEqual(600);
+  // Unmounting stops the camera.
+  await page.evaluate(() => window.captureHarness.unmount());
+  await expect(page.getByRole('button', { name: 'Take photo' })).toHaveCount(0);
+});
+
+test('the video recorder records a WebM the video check accepts, with retake and use', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(() => window.captureHarness.mountRecorder(1));
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByText(/Recording starts in/)).toBeVisible();
+  const retake = page.getByRole('button', { name: 'Record again' });
+  await expect(retake).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByLabel('Your recording')).toBeVisible();
+  await retake.click();
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await page.getByRole('button', { name: 'Use this video' }).click({ timeout: 15_000 });
+  await expect
+    .poll(() => page.evaluate(() => window.captureHarness.recorded), { timeout: 15_000 })
+    .not.toBeNull();
+  const recorded = (await page.evaluate(() => window.captureHarness.recorded))!;
+  expect(recorded, JSON.stringify(recorded)).toMatchObject({
+    name: 'selfie-video.webm',
+    type: 'video/webm',
+    check: { ok: true, format: 'webm' },
+  });
+  expect(recorded.size).toBeGreaterThan(1000);
+});
