@@ -10,33 +10,13 @@ import {
   serveHarness,
   type HarnessServer,
 } from './fixtures/capture-harness-server';
+import { PHOTO_MARKER, twelveMegapixelPhoto } from './fixtures/photo-fixture';
 import { loadSamples, samplesDir } from './fixtures/samples';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
-const MARKER = 'idv-scenario=documentPhoto.noMrz';
+const MARKER = PHOTO_MARKER;
 
 let server: HarnessServer;
-
-/** A photo-like 4000×3000 JPEG (coloured detail at every scale) taken sideways: EXIF orientation 6. */
-async function twelveMegapixelPhoto(): Promise<Buffer> {
-  const w = 500;
-  const h = 375;
-  const base = Buffer.alloc(w * h * 3);
-  let seed = 7;
-  for (let i = 0; i < base.length; i++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    base[i] = seed >> 23;
-  }
-  const jpeg = await sharp(base, { raw: { width: w, height: h, channels: 3 } })
-    .resize(4000, 3000, { kernel: 'cubic' })
-    .jpeg({ quality: 92 })
-    .withMetadata({ orientation: 6 })
-    .withExif({ IFD0: { Make: 'TestCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 26/1 4614/100' } })
-    .toBuffer();
-  const text = Buffer.from(MARKER);
-  const com = Buffer.concat([Buffer.from([0xff, 0xfe, 0, text.length + 2]), text]);
-  return Buffer.concat([jpeg.subarray(0, 2), com, jpeg.subarray(2)]);
-}
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
