@@ -1,3 +1,67 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '@/lib/router';
+import type { FlowSummary } from '@/shared/flow';
+import '../lib/translations';
+import { getFlows } from '../api/wizard-api';
+
 export default function FlowListPage() {
-  return <h1>IDV Capture</h1>;
+  const { t } = useTranslation('wizard');
+  const [flows, setFlows] = useState<FlowSummary[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    getFlows().then(
+      (list) => !cancelled && setFlows(list),
+      () => !cancelled && setFailed(true),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt]);
+
+  return (
+    <div className="stack">
+      <h1>{t('flows.title')}</h1>
+      <p>{t('flows.intro')}</p>
+      {failed ? (
+        <div role="alert" className="problem">
+          <p>{t('flows.failed')}</p>
+          <button
+            type="button"
+            onClick={() => {
+              setFailed(false);
+              setAttempt((a) => a + 1);
+            }}
+          >
+            {t('actions.tryAgain')}
+          </button>
+        </div>
+      ) : !flows ? (
+        <p aria-live="polite">{t('flows.loading')}</p>
+      ) : (
+        <ul className="flow-list">
+          {flows.map((flow) => (
+            <li key={flow.id}>
+              <span className="flow-name">{flow.name}</span>
+              <a
+                className="button"
+                href={`/verify/${encodeURIComponent(flow.id)}`}
+                aria-label={t('flows.startFlow', { flow: flow.name })}
+                onClick={(event) => {
+                  if (event.metaKey || event.ctrlKey || event.shiftKey) return;
+                  event.preventDefault();
+                  navigate(`/verify/${encodeURIComponent(flow.id)}`);
+                }}
+              >
+                {t('flows.start')}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }

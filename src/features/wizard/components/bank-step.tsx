@@ -1,0 +1,117 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { countryName } from '../lib/display-names';
+import type { BankCapture } from '../lib/wizard-model';
+import { CaptureField } from './capture-field';
+import { ProblemMessage } from './problem-message';
+import { storedExtra, type StepProps } from './step-props';
+
+export function BankStep({ step, capture, retake, storeFile, getBlob, save, next }: StepProps<'bank'>) {
+  const { t, i18n } = useTranslation('wizard');
+  const passwordId = useId();
+  const countryId = useId();
+  const institutionId_ = useId();
+  const current = capture?.kind === 'bank' ? capture : undefined;
+  const [country, setCountry] = useState(current?.country ?? step.countries[0]);
+  const [institutionId, setInstitutionId] = useState(
+    current?.institutionId ?? step.institutions[0].institutionId,
+  );
+  const [password, setPassword] = useState(current?.password ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  const value: BankCapture = { kind: 'bank', ...current, country, institutionId };
+  const passwordRetake =
+    retake?.code === 'bankDocument.passwordRequired' || retake?.code === 'bankDocument.passwordFailed';
+  const needsPassword = !!value.file && (!!value.encrypted || passwordRetake);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!value.file) return;
+    setProblem(null);
+    if (needsPassword) {
+      if (!password) return setProblem('client.passwordRequired');
+      setChecking(true);
+      try {
+        const blob = await getBlob(value.file.key);
+        const { checkPdfPassword } = await import('../checks/check-pdf');
+        const result = blob ? await checkPdfPassword(blob, password) : { ok: false };
+        if (!result.ok) return setProblem('client.passwordWrong');
+      } catch {
+        return setProblem('client.unreadable');
+      } finally {
+        setChecking(false);
+      }
+    }
+    save({ ...value, password: needsPassword ? password : undefined });
+    next();
+  }
+
+  return (
+    <form onSubmit={submit} className="stack">
+      {retake && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      <p className="muted">{t('bank.hint')}</p>
+      {step.countries.length > 1 ? (
+        <div className="field">
+          <label htmlFor={countryId}>{t('bank.country')}</label>
+          <select id={countryId} value={country} onChange={(event) => setCountry(event.target.value)}>
+            {step.countries.map((c) => (
+              <option key={c} value={c}>
+                {countryName(c, i18n.language)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <p>
+          {t('bank.country')}: <strong>{countryName(country, i18n.language)}</strong>
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor={institutionId_}>{t('bank.institution')}</label>
+        <select
+          id={institutionId_}
+          value={institutionId}
+          onChange={(event) => setInstitutionId(event.target.value)}
+        >
+          {step.institutions.map((institution) => (
+            <option key={institution.institutionId} value={institution.institutionId}>
+              {institution.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <CaptureField
+        label={t('bank.fileLabel')}
+        accept="image-or-pdf"
+        checkKind="custom-document"
+        value={value.file}
+        getBlob={getBlob}
+        onFile={async (file, info) => {
+          const stored = await storeFile(file, 'bank', storedExtra(info));
+          setPassword('');
+          save({ ...value, file: stored, encrypted: !!info.pdf?.encrypted, password: undefined });
+        }}
+      />
+      {needsPassword && (
+        <div className="field">
+          <label htmlFor={passwordId}>{t('bank.password')}</label>
+          <input
+            id={passwordId}
+            type="password"
+            autoComplete="off"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <p className="muted">{t('bank.passwordHint')}</p>
+        </div>
+      )}
+      {problem && <ProblemMessage code={problem} />}
+      <div className="actions">
+        <button type="submit" disabled={!value.file || checking}>
+          {checking ? t('bank.checkingPassword') : t('actions.continue')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,161 @@
+import { lazy, Suspense, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
+import type { StoredFile } from '../lib/wizard-model';
+import { FilePreview } from './file-preview';
+import { ProblemMessage } from './problem-message';
+
+// Camera helpers and the checks (image compression, pdf.js) load only when a capture needs them.
+const CameraCapture = lazy(() =>
+  import('../capture/camera-capture').then((m) => ({ default: m.CameraCapture })),
+);
+const VideoRecorder = lazy(() =>
+  import('../capture/video-recorder').then((m) => ({ default: m.VideoRecorder })),
+);
+
+export type CapturedInfo = {
+  /** The name of the file the person chose (the checked file may be a re-encoded copy). */
+  originalName: string;
+  phash?: string;
+  pdf?: { encrypted: boolean; pageCount: number | null };
+};
+
+type Props = {
+  /** Heading of the capture, e.g. "Front side". */
+  label: string;
+  accept: AcceptKind;
+  checkKind: 'document' | 'selfie' | 'custom-document';
+  camera?: { facing: 'environment' | 'user'; guide: 'document' | 'face' } | 'video';
+  otherSide?: { phash: string };
+  value?: StoredFile;
+  getBlob: (key: string) => Promise<Blob | undefined>;
+  onFile: (file: File, info: CapturedInfo) => Promise<void> | void;
+};
+
+type CameraState = 'closed' | 'open' | 'denied' | 'missing' | 'error';
+
+export function CaptureField({ label, accept, checkKind, camera, otherSide, value, getBlob, onFile }: Props) {
+  const { t } = useTranslation('wizard');
+  const inputId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ClientReason | null>(null);
+  const [cameraState, setCameraState] = useState<CameraState>('closed');
+
+  async function take(file: File) {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const sniffed = await sniffAllowed(file, accept);
+      if (!sniffed.ok) return setProblem(sniffed.reason);
+      if (sniffed.format === 'pdf') {
+        const { inspectPdf } = await import('../checks/check-pdf');
+        const result = await inspectPdf(file);
+        if (!result.ok) return setProblem(result.reason as ClientReason);
+        await onFile(file, {
+          originalName: file.name,
+          pdf: { encrypted: result.encrypted, pageCount: result.pageCount },
+        });
+      } else if (accept === 'video') {
+        const { checkVideo } = await import('../checks/check-video');
+        const result = await checkVideo(file);
+        if (!result.ok) return setProblem(result.reason as ClientReason);
+        await onFile(file, { originalName: file.name });
+      } else {
+        const { checkImage } = await import('../checks/check-image');
+        const result = await checkImage(file, { kind: checkKind, ...(otherSide ? { otherSide } : {}) });
+        if (!result.ok) return setProblem(result.reason as ClientReason);
+        await onFile(result.file, { originalName: file.name, phash: result.phash });
+      }
+    } catch {
+      setProblem('client.unreadable');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onChange(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (file) void take(file);
+  }
+
+  const onUnavailable = (reason: 'denied' | 'missing' | 'error') => {
+    setCameraState(reason);
+    fileInput.current?.focus();
+  };
+  const onCaptured = (file: File) => {
+    setCameraState('closed');
+    void take(file);
+  };
+
+  const uploadLabel =
+    accept === 'video'
+      ? t('capture.uploadVideo')
+      : accept === 'pdf'
+        ? t('capture.uploadPdf')
+        : accept === 'image-or-pdf'
+          ? t('capture.uploadImageOrPdf')
+          : t('capture.uploadPhoto');
+
+  return (
+    <section className="capture-field" aria-label={label}>
+      <h2 className="capture-title">{label}</h2>
+      {value && (
+        <div className="capture-current">
+          <FilePreview file={value} getBlob={getBlob} label={t('capture.current', { label })} />
+        </div>
+      )}
+      {camera && cameraState === 'open' && (
+        <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
+          {camera === 'video' ? (
+            <VideoRecorder seconds={3} onRecorded={onCaptured} onUnavailable={onUnavailable} />
+          ) : (
+            <CameraCapture
+              facing={camera.facing}
+              guide={camera.guide}
+              onCapture={onCaptured}
+              onUnavailable={onUnavailable}
+            />
+          )}
+          <button type="button" className="secondary" onClick={() => setCameraState('closed')}>
+            {t('capture.closeCamera')}
+          </button>
+        </Suspense>
+      )}
+      {camera && (cameraState === 'denied' || cameraState === 'missing' || cameraState === 'error') && (
+        <p role="alert" className="notice">
+          {t(`capture.camera.${cameraState}`)}
+        </p>
+      )}
+      <div className="capture-actions">
+        {camera && cameraState === 'closed' && (
+          <button type="button" onClick={() => setCameraState('open')} disabled={busy}>
+            {camera === 'video'
+              ? t('capture.recordVideo')
+              : value
+                ? t('capture.retakePhoto')
+                : t('capture.takePhoto')}
+          </button>
+        )}
+        <div className="file-upload">
+          <label htmlFor={inputId}>{uploadLabel}</label>
+          <input
+            ref={fileInput}
+            id={inputId}
+            type="file"
+            accept={acceptAttribute[accept]}
+            onChange={onChange}
+            disabled={busy}
+          />
+        </div>
+      </div>
+      {busy && (
+        <p aria-live="polite" className="muted">
+          {t('capture.checking')}
+        </p>
+      )}
+      {problem && <ProblemMessage code={problem} />}
+    </section>
+  );
+}

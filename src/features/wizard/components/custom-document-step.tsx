@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CustomDocumentCapture } from '../lib/wizard-model';
+import { CaptureField } from './capture-field';
+import { ProblemMessage } from './problem-message';
+import { storedExtra, type CapturedInfo, type StepProps } from './step-props';
+
+export function CustomDocumentStep({
+  step,
+  capture,
+  retake,
+  storeFile,
+  getBlob,
+  save,
+  next,
+}: StepProps<'custom-document'>) {
+  const { t } = useTranslation('wizard');
+  const { document: spec, group } = step;
+  const current = capture?.kind === 'custom-document' ? capture : undefined;
+  const [mode, setMode] = useState<'images' | 'pdf'>(current?.mode ?? 'images');
+  const name = spec.name ?? t('customDocument.defaultName');
+  const twoSides = spec.sides === 'two';
+  const value: CustomDocumentCapture = current?.mode === mode ? current : { kind: 'custom-document', mode };
+
+  const stored = (page: 'front' | 'back' | 'multi') => async (file: File, info: CapturedInfo) => {
+    const file_ = await storeFile(file, `custom-${group}-${page}`, storedExtra(info));
+    save(
+      page === 'multi' ? { kind: 'custom-document', mode: 'pdf', pdf: file_ } : { ...value, [page]: file_ },
+    );
+  };
+
+  const complete = mode === 'pdf' ? !!value.pdf : !!value.front && (!twoSides || !!value.back);
+  const show = (page: 'front' | 'back') => !retake || retake.part === page;
+
+  return (
+    <div className="stack">
+      {retake && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      <p className="muted">{t('customDocument.hint', { document: name })}</p>
+      {spec.multiPage && !retake && (
+        <fieldset>
+          <legend>{t('customDocument.modeLegend')}</legend>
+          <label className="choice">
+            <input
+              type="radio"
+              name={`mode-${group}`}
+              checked={mode === 'images'}
+              onChange={() => setMode('images')}
+            />
+            {t('customDocument.modeImages')}
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name={`mode-${group}`}
+              checked={mode === 'pdf'}
+              onChange={() => setMode('pdf')}
+            />
+            {t('customDocument.modePdf')}
+          </label>
+        </fieldset>
+      )}
+      {mode === 'pdf' ? (
+        <CaptureField
+          key="multi"
+          label={t('customDocument.pdfLabel', { document: name })}
+          accept="pdf"
+          checkKind="custom-document"
+          value={value.pdf}
+          getBlob={getBlob}
+          onFile={stored('multi')}
+        />
+      ) : (
+        <>
+          {show('front') && (
+            <CaptureField
+              key="front"
+              label={
+                twoSides
+                  ? t('customDocument.front', { document: name })
+                  : t('customDocument.single', { document: name })
+              }
+              accept={twoSides ? 'image' : 'image-or-pdf'}
+              checkKind="custom-document"
+              camera={{ facing: 'environment', guide: 'document' }}
+              value={value.front}
+              getBlob={getBlob}
+              onFile={stored('front')}
+            />
+          )}
+          {twoSides && show('back') && (
+            <CaptureField
+              key="back"
+              label={t('customDocument.back', { document: name })}
+              accept="image"
+              checkKind="custom-document"
+              camera={{ facing: 'environment', guide: 'document' }}
+              otherSide={value.front?.phash ? { phash: value.front.phash } : undefined}
+              value={value.back}
+              getBlob={getBlob}
+              onFile={stored('back')}
+            />
+          )}
+        </>
+      )}
+      <div className="actions">
+        <button type="button" disabled={!complete} onClick={next}>
+          {t('actions.continue')}
+        </button>
+      </div>
+    </div>
+  );
+}

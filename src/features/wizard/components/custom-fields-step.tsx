@@ -1,0 +1,117 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo } from 'react';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { customFieldValuesSchema, toCustomFields } from '@/shared/custom-fields';
+import type { CustomFieldDefinition } from '@/shared/flow';
+import type { StepProps } from './step-props';
+
+// Loaded lazily (react-hook-form and zod weigh on the first screen): the form comes from the
+// flow's definitions and is checked by the same schema the service applies to the descriptor.
+const emptyValue = (field: CustomFieldDefinition) => (field.type === 'checkbox' ? 'false' : '');
+
+export default function CustomFieldsStep({ step, capture, save, next }: StepProps<'custom-fields'>) {
+  const { t } = useTranslation('wizard');
+  const schema = useMemo(() => customFieldValuesSchema(step.fields), [step.fields]);
+  const saved = capture?.kind === 'custom-fields' ? capture.values : {};
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<Record<string, string>>({
+    // The schema's values are all strings; its inferred type is wider than the form's.
+    resolver: zodResolver(schema) as unknown as Resolver<Record<string, string>>,
+    defaultValues: Object.fromEntries(step.fields.map((f) => [f.name, saved[f.name] ?? emptyValue(f)])),
+  });
+
+  const submit = handleSubmit((values) => {
+    save({ kind: 'custom-fields', values, fields: toCustomFields(step.fields, values) });
+    next();
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="stack">
+      <p className="muted">{t('fields.hint')}</p>
+      {step.fields.map((field) => {
+        const id = `field-${field.name}`;
+        const errorId = `${id}-error`;
+        const label = field.label ?? field.name;
+        const error = errors[field.name];
+        const describedBy = error ? errorId : undefined;
+        const errorText = error && (
+          <span id={errorId} className="error" role="alert">
+            {t(field.required ? 'fields.requiredOrInvalid' : 'fields.invalid')}
+          </span>
+        );
+        if (field.type === 'checkbox') {
+          return (
+            <div key={field.name} className="field">
+              <Controller
+                control={control}
+                name={field.name}
+                render={({ field: f }) => (
+                  <label className="choice" htmlFor={id}>
+                    <input
+                      id={id}
+                      type="checkbox"
+                      checked={f.value === 'true'}
+                      onChange={(event) => f.onChange(event.target.checked ? 'true' : 'false')}
+                      onBlur={f.onBlur}
+                      ref={f.ref}
+                      aria-invalid={!!error}
+                      aria-describedby={describedBy}
+                    />
+                    {label}
+                    {field.required && <span aria-hidden="true"> *</span>}
+                  </label>
+                )}
+              />
+              {errorText}
+            </div>
+          );
+        }
+        return (
+          <div key={field.name} className="field">
+            <label htmlFor={id}>
+              {label}
+              {field.required && <span aria-hidden="true"> *</span>}
+            </label>
+            {field.type === 'select' ? (
+              <select
+                id={id}
+                aria-invalid={!!error}
+                aria-describedby={describedBy}
+                required={field.required}
+                {...register(field.name)}
+              >
+                <option value="">{t('fields.choose')}</option>
+                {(field.options ?? []).map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id}
+                type={field.type === 'date' ? 'date' : 'text'}
+                aria-invalid={!!error}
+                aria-describedby={describedBy}
+                required={field.required}
+                {...register(field.name)}
+              />
+            )}
+            {errorText}
+          </div>
+        );
+      })}
+      <p className="muted">{t('fields.requiredNote')}</p>
+      <div className="actions">
+        <button type="submit" disabled={isSubmitting}>
+          {t('actions.continue')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { partLabel } from '../lib/part-label';
+import { stepTitle } from '../lib/step-titles';
+import type { WizardStep } from '../lib/steps';
+import { failuresToRetake, planInputs, type WizardState } from '../lib/wizard-model';
+import { ProblemMessage } from './problem-message';
+
+type Props = {
+  steps: WizardStep[];
+  state: WizardState;
+  update: (change: (state: WizardState, steps: WizardStep[]) => WizardState) => void;
+};
+
+/** Each failed input with what went wrong, what to do, and a button back to exactly that capture. */
+export function FailuresScreen({ steps, state, update }: Props) {
+  const { t } = useTranslation('wizard');
+  const planned = planInputs(steps, state.captures);
+  const failures = failuresToRetake(planned, state.results);
+  const waiting = planned.filter((input) => {
+    const outcome = state.results[input.id];
+    return outcome?.state === 'failed' && outcome.error.code === 'documentPhoto.FirstInputNotProcessed';
+  });
+  const name = (input: (typeof planned)[number]) => {
+    const step = stepTitle(t, steps[input.stepIndex], steps);
+    const sided =
+      input.descriptor.inputType === 'document-photo' ||
+      input.descriptor.inputType === 'custom-document-photo';
+    return sided ? `${step}: ${partLabel(t, input)}` : step;
+  };
+
+  return (
+    <div className="stack">
+      <p role="status">{t('failures.intro', { count: failures.length })}</p>
+      <ol className="failure-list">
+        {failures.map((input, i) => {
+          const outcome = state.results[input.id];
+          if (outcome?.state !== 'failed') return null;
+          return (
+            <li key={input.id} className="failure">
+              <h2>{name(input)}</h2>
+              <ProblemMessage code={outcome.error.code} />
+              <button
+                type="button"
+                className={i === 0 ? undefined : 'secondary'}
+                onClick={() =>
+                  update((s) => ({
+                    ...s,
+                    screen: 'steps',
+                    stepIndex: input.stepIndex,
+                    retake: { inputId: input.id, code: outcome.error.code },
+                  }))
+                }
+              >
+                {t('failures.retake', { input: name(input) })}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {waiting.length > 0 && (
+        <section aria-labelledby="waiting-title">
+          <h2 id="waiting-title">{t('failures.waitingTitle')}</h2>
+          <p>{t('errors.documentPhoto.FirstInputNotProcessed.todo')}</p>
+          <ul>
+            {waiting.map((input) => (
+              <li key={input.id}>{name(input)}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

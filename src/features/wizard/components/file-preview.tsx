@@ -1,0 +1,51 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../lib/format';
+import type { StoredFile } from '../lib/wizard-model';
+
+/** A thumbnail (images), or a labelled tile (PDF, video), with the file's name and size. */
+export function FilePreview({
+  file,
+  getBlob,
+  label,
+}: {
+  file: StoredFile;
+  getBlob: (key: string) => Promise<Blob | undefined>;
+  label: string;
+}) {
+  const { t, i18n } = useTranslation('wizard');
+  const [url, setUrl] = useState<string | null>(null);
+  const isImage = file.type.startsWith('image/');
+  useEffect(() => {
+    if (!isImage) return;
+    let objectUrl: string | null = null;
+    let cancelled = false;
+    void getBlob(file.key).then((blob) => {
+      if (!blob || cancelled) return;
+      objectUrl = URL.createObjectURL(blob);
+      setUrl(objectUrl);
+    });
+    return () => {
+      cancelled = true;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [file.key, getBlob, isImage]);
+  const kindLabel =
+    file.type === 'application/pdf' ? 'PDF' : file.type.startsWith('video/') ? t('preview.video') : '';
+  return (
+    <figure className="file-preview">
+      {isImage && url ? (
+        <img src={url} alt={label} width={96} height={72} />
+      ) : (
+        <span className="file-tile" aria-hidden="true">
+          {kindLabel || '…'}
+        </span>
+      )}
+      <figcaption>
+        <span className="file-label">{label}</span>
+        <span className="file-name">{file.name}</span>
+        <span className="file-size">{formatBytes(file.size, i18n.language)}</span>
+      </figcaption>
+    </figure>
+  );
+}

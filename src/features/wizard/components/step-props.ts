@@ -1,0 +1,24 @@
+import type { ErrorCode } from '@/shared/error-codes';
+import type { CapturedInfo } from './capture-field';
+import type { WizardStep } from '../lib/steps';
+import type { Capture, InputPart, StoredFile } from '../lib/wizard-model';
+
+/** What every step screen gets from the wizard. */
+export type StepProps<K extends WizardStep['kind']> = {
+  step: Extract<WizardStep, { kind: K }>;
+  capture: Capture | undefined;
+  /** Set when the person came back to retake one failed input of this step. */
+  retake?: { part: InputPart; code: ErrorCode };
+  storeFile: (file: File, inputId: string, extra?: Partial<StoredFile>) => Promise<StoredFile>;
+  getBlob: (key: string) => Promise<Blob | undefined>;
+  save: (capture: Capture) => void;
+  next: () => void;
+};
+
+export type { CapturedInfo };
+
+/** What a stored capture keeps from the checks: the person's file name and the image hash. */
+export const storedExtra = (info: CapturedInfo): Partial<StoredFile> => ({
+  name: info.originalName,
+  ...(info.phash ? { phash: info.phash } : {}),
+});

@@ -1,0 +1,156 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
+import type { Flow } from '@/shared/flow';
+import { createVerification, getFlow } from '../api/wizard-api';
+import { buildSteps, type WizardStep } from '../lib/steps';
+import * as storage from '../lib/storage';
+import {
+  failuresToRetake,
+  keepValidResults,
+  planInputs,
+  type Capture,
+  type StoredFile,
+  type WizardState,
+} from '../lib/wizard-model';
+
+export type WizardLoad =
+  | { phase: 'loading' }
+  | { phase: 'error'; error: ApiError }
+  | { phase: 'ready'; flow: Flow; steps: WizardStep[]; state: WizardState };
+
+// StrictMode runs effects twice in development; one verification per flow and page load.
+const starting = new Map<string, Promise<{ flow: Flow; state: WizardState }>>();
+
+async function start(flowId: string, fresh: boolean) {
+  const [flow, saved] = await Promise.all([
+    getFlow(flowId),
+    fresh ? undefined : storage.loadState<WizardState>(flowId).catch(() => undefined),
+  ]);
+  if (saved?.version === 1 && saved.flowId === flowId && saved.verification) return { flow, state: saved };
+  const verification = await createVerification(flowId);
+  const state: WizardState = {
+    version: 1,
+    flowId,
+    verification,
+    screen: 'steps',
+    stepIndex: 0,
+    captures: {},
+    results: {},
+  };
+  await storage.saveState(flowId, state).catch(() => undefined);
+  return { flow, state };
+}
+
+/** The state written to IndexedDB: everything but the bank statement's password. */
+function persistable(state: WizardState): WizardState {
+  const captures = Object.fromEntries(
+    Object.entries(state.captures).map(([key, capture]) =>
+      capture.kind === 'bank' ? [key, { ...capture, password: undefined }] : [key, capture],
+    ),
+  );
+  return { ...state, captures };
+}
+
+export function useWizard(flowId: string) {
+  const [load, setLoad] = useState<WizardLoad>({ phase: 'loading' });
+  const blobs = useRef(new Map<string, Blob>());
+
+  const begin = useCallback(
+    (fresh: boolean) => {
+      let promise = starting.get(flowId);
+      if (!promise || fresh) {
+        promise = start(flowId, fresh);
+        starting.set(flowId, promise);
+        promise.catch(() => starting.delete(flowId));
+      }
+      promise.then(
+        ({ flow, state }) => setLoad({ phase: 'ready', flow, steps: buildSteps(flow), state }),
+        (error: unknown) =>
+          setLoad({
+            phase: 'error',
+            error:
+              error instanceof ApiError
+                ? error
+                : new ApiError(0, { code: 'unknown', type: 'SystemError', message: String(error) }),
+          }),
+      );
+    },
+    [flowId],
+  );
+
+  useEffect(() => begin(false), [begin]);
+
+  const update = useCallback(
+    (change: (state: WizardState, steps: WizardStep[]) => WizardState) => {
+      setLoad((current) => {
+        if (current.phase !== 'ready') return current;
+        const state = change(current.state, current.steps);
+        void storage.saveState(flowId, persistable(state)).catch(() => undefined);
+        starting.set(flowId, Promise.resolve({ flow: current.flow, state }));
+        return { ...current, state };
+      });
+    },
+    [flowId],
+  );
+
+  const storeFile = useCallback(
+    async (file: File, inputId: string, extra: Partial<StoredFile> = {}): Promise<StoredFile> => {
+      if (load.phase !== 'ready') throw new Error('wizard not ready');
+      const key = `${load.state.verification.verificationId}/${inputId}/${Date.now()}`;
+      blobs.current.set(key, file);
+      await storage.putBlob(key, file).catch(() => undefined);
+      return { key, size: file.size, type: file.type, ...extra, name: extra.name || file.name || inputId };
+    },
+    [load],
+  );
+
+  const getBlob = useCallback(async (key: string) => {
+    const cached = blobs.current.get(key);
+    if (cached) return cached;
+    const blob = await storage.getBlob(key).catch(() => undefined);
+    if (blob) blobs.current.set(key, blob);
+    return blob;
+  }, []);
+
+  const saveCapture = useCallback(
+    (stepKey: string, capture: Capture) =>
+      update((state, steps) => {
+        const captures = { ...state.captures, [stepKey]: capture };
+        const results = keepValidResults(
+          planInputs(steps, state.captures),
+          planInputs(steps, captures),
+          state.results,
+        );
+        return { ...state, captures, results };
+      }),
+    [update],
+  );
+
+  /** After a step: the next step, or back to the failures / review screen when retaking. */
+  const next = useCallback(
+    () =>
+      update((state, steps) => {
+        if (state.retake) {
+          const left = failuresToRetake(planInputs(steps, state.captures), state.results);
+          return { ...state, retake: undefined, screen: left.length ? 'failures' : 'review' };
+        }
+        if (state.stepIndex + 1 >= steps.length)
+          return { ...state, screen: 'review', stepIndex: steps.length - 1 };
+        return { ...state, stepIndex: state.stepIndex + 1 };
+      }),
+    [update],
+  );
+
+  const restart = useCallback(async () => {
+    if (load.phase === 'ready') {
+      await storage.deleteBlobs(`${load.state.verification.verificationId}/`).catch(() => undefined);
+    }
+    await storage.deleteState(flowId).catch(() => undefined);
+    setLoad({ phase: 'loading' });
+    begin(true);
+  }, [begin, flowId, load]);
+
+  return { load, update, storeFile, getBlob, saveCapture, next, restart };
+}
+
+export type Wizard = ReturnType<typeof useWizard>;

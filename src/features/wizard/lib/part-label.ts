@@ -1,0 +1,19 @@
+import type { TFunction } from 'i18next';
+import type { PlannedInput } from './wizard-model';
+
+/** What one input is, in words: "Front side", "Selfie", "Bank statement"… */
+export function partLabel(t: TFunction<'wizard'>, input: PlannedInput): string {
+  switch (input.descriptor.inputType) {
+    case 'document-photo':
+    case 'custom-document-photo':
+      return t(`parts.${input.part}`);
+    case 'selfie-photo':
+      return t('steps.selfie');
+    case 'selfie-video':
+      return t('steps.video');
+    case 'custom-fields':
+      return t('steps.fields');
+    case 'financial-information-bank-statement-parsing-request':
+      return t('steps.bank');
+  }
+}

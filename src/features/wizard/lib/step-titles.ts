@@ -1,0 +1,22 @@
+import type { TFunction } from 'i18next';
+import type { WizardStep } from './steps';
+
+/** A step's title for headings and the review screen. */
+export function stepTitle(t: TFunction<'wizard'>, step: WizardStep, steps: WizardStep[]): string {
+  switch (step.kind) {
+    case 'document': {
+      const documents = steps.filter((s) => s.kind === 'document');
+      return documents.length > 1
+        ? t('steps.documentN', { n: documents.indexOf(step) + 1 })
+        : t('steps.document');
+    }
+    case 'biometric':
+      return step.input === 'selfie-video' ? t('steps.video') : t('steps.selfie');
+    case 'custom-document':
+      return step.document.name ?? t('customDocument.defaultName');
+    case 'custom-fields':
+      return t('steps.fields');
+    case 'bank':
+      return t('steps.bank');
+  }
+}

@@ -1,0 +1,276 @@
+import type { CreatedVerification } from '@/shared/bff-api';
+import type { ErrorCode } from '@/shared/error-codes';
+import type { FileField } from '@/shared/file-format';
+import type { DocumentType } from '@/shared/flow';
+import { documentSides } from '@/shared/document-sides';
+import type { CustomField, InputDescriptor } from '@/shared/inputs';
+import type { WizardStep } from './steps';
+
+/** A captured file; its bytes live in IndexedDB under `key`. */
+export interface StoredFile {
+  key: string;
+  /** The name the person's file had (shown on the review screen), or a made-up one for camera shots. */
+  name: string;
+  size: number;
+  type: string;
+  /** Perceptual hash of an image, to compare a document's two sides in the browser. */
+  phash?: string;
+}
+
+export type DocumentCapture = {
+  kind: 'document';
+  type: DocumentType;
+  country: string;
+  region?: string;
+  front?: StoredFile;
+  back?: StoredFile;
+  /** The person said this one-or-two-sided document has no back. */
+  noBack?: boolean;
+};
+export type BiometricCapture = { kind: 'biometric'; file?: StoredFile };
+export type CustomDocumentCapture = {
+  kind: 'custom-document';
+  mode: 'images' | 'pdf';
+  front?: StoredFile;
+  back?: StoredFile;
+  pdf?: StoredFile;
+};
+export type CustomFieldsCapture = {
+  kind: 'custom-fields';
+  values: Record<string, string>;
+  /** The descriptor's fields, built by the form with the shared toCustomFields (mappings included). */
+  fields: CustomField[];
+};
+export type BankCapture = {
+  kind: 'bank';
+  country: string;
+  institutionId: string;
+  file?: StoredFile;
+  encrypted?: boolean;
+  /** Kept in memory only: never written to IndexedDB. */
+  password?: string;
+};
+export type Capture =
+  DocumentCapture | BiometricCapture | CustomDocumentCapture | CustomFieldsCapture | BankCapture;
+
+export type InputError = { type: string; code: ErrorCode; message: string };
+export type InputOutcome = { state: 'accepted' } | { state: 'failed'; error: InputError };
+
+/** Where a retake goes: a step and the part of it (front, back, file, …). */
+export type InputPart = 'front' | 'back' | 'multi' | 'file' | 'fields';
+
+export interface PlannedInput {
+  /** Stable id, also the base of the uploaded file's name: doc-0-front, selfie, bank… */
+  id: string;
+  stepKey: string;
+  stepIndex: number;
+  part: InputPart;
+  descriptor: InputDescriptor;
+  file?: { stored: StoredFile; field: FileField; uploadName: string };
+}
+
+export type Screen = 'steps' | 'review' | 'failures' | 'done';
+
+export interface WizardState {
+  version: 1;
+  flowId: string;
+  verification: CreatedVerification;
+  screen: Screen;
+  stepIndex: number;
+  captures: Record<string, Capture>;
+  results: Record<string, InputOutcome>;
+  /** The input being retaken, when the person came from the failures screen. */
+  retake?: { inputId: string; code: ErrorCode };
+  skippedUploadWait?: boolean;
+}
+
+const extensionOfType: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'application/pdf': 'pdf',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'video/quicktime': 'mov',
+  'video/3gpp': '3gp',
+  'video/x-matroska': 'mkv',
+};
+
+/** A safe, unique upload name: the input id plus an extension from the type, or from the original name. */
+export function uploadNameOf(id: string, file: StoredFile): string {
+  const fromName = /\.([a-z0-9]{1,5})$/i.exec(file.name)?.[1]?.toLowerCase();
+  const ext = extensionOfType[file.type.split(';')[0]] ?? fromName ?? 'bin';
+  return `${id}.${ext}`;
+}
+
+const withFile = (id: string, stored: StoredFile, field: FileField) => ({
+  stored,
+  field,
+  uploadName: uploadNameOf(id, stored),
+});
+
+/** Every input the captures make, in flow order (the order the service requires). */
+export function planInputs(steps: WizardStep[], captures: Record<string, Capture>): PlannedInput[] {
+  const planned: PlannedInput[] = [];
+  steps.forEach((step, stepIndex) => {
+    const capture = captures[step.key];
+    if (!capture) return;
+    const base = { stepKey: step.key, stepIndex };
+    if (step.kind === 'document' && capture.kind === 'document') {
+      for (const page of ['front', 'back'] as const) {
+        const stored = capture[page];
+        if (!stored || (page === 'back' && (capture.noBack || !hasBack(capture)))) continue;
+        const id = `doc-${step.group}-${page}`;
+        const file = withFile(id, stored, 'document');
+        planned.push({
+          ...base,
+          id,
+          part: page,
+          file,
+          descriptor: {
+            inputType: 'document-photo',
+            group: step.group,
+            data: {
+              type: capture.type,
+              country: capture.country,
+              ...(capture.region ? { region: capture.region } : {}),
+              page,
+              filename: file.uploadName,
+            },
+          },
+        });
+      }
+    } else if (step.kind === 'biometric' && capture.kind === 'biometric' && capture.file) {
+      if (step.input === 'selfie-photo') {
+        const file = withFile('selfie', capture.file, 'selfie');
+        planned.push({
+          ...base,
+          id: 'selfie',
+          part: 'file',
+          file,
+          descriptor: {
+            inputType: 'selfie-photo',
+            data: { type: 'selfie-photo', filename: file.uploadName },
+          },
+        });
+      } else {
+        const file = withFile('video', capture.file, 'video');
+        planned.push({
+          ...base,
+          id: 'video',
+          part: 'file',
+          file,
+          descriptor: { inputType: 'selfie-video', data: { filename: file.uploadName } },
+        });
+      }
+    } else if (step.kind === 'custom-document' && capture.kind === 'custom-document') {
+      const pages =
+        capture.mode === 'pdf'
+          ? ([['multi', capture.pdf]] as const)
+          : ([
+              ['front', capture.front],
+              ['back', step.document.sides === 'two' ? capture.back : undefined],
+            ] as const);
+      for (const [page, stored] of pages) {
+        if (!stored) continue;
+        const id = `custom-${step.group}-${page}`;
+        const file = withFile(id, stored, 'custom-document');
+        planned.push({
+          ...base,
+          id,
+          part: page,
+          file,
+          descriptor: {
+            inputType: 'custom-document-photo',
+            group: step.group,
+            data: { type: step.document.type, page, filename: file.uploadName },
+          },
+        });
+      }
+    } else if (step.kind === 'custom-fields' && capture.kind === 'custom-fields') {
+      planned.push({
+        ...base,
+        id: 'fields',
+        part: 'fields',
+        descriptor: {
+          inputType: 'custom-fields',
+          data: { country: step.country, fields: capture.fields },
+        },
+      });
+    } else if (step.kind === 'bank' && capture.kind === 'bank' && capture.file) {
+      const file = withFile('bank', capture.file, 'bank-document');
+      planned.push({
+        ...base,
+        id: 'bank',
+        part: 'file',
+        file,
+        descriptor: {
+          inputType: 'financial-information-bank-statement-parsing-request',
+          data: {
+            type: 'bank-document',
+            country: capture.country,
+            institutionId: capture.institutionId,
+            ...(capture.password ? { password: capture.password } : {}),
+            filename: file.uploadName,
+          },
+        },
+      });
+    }
+  });
+  return planned;
+}
+
+/** Whether a step's capture is complete enough to move on. */
+export function isStepComplete(step: WizardStep, capture: Capture | undefined): boolean {
+  if (!capture) return false;
+  switch (capture.kind) {
+    case 'document':
+      return !!capture.front && (!!capture.back || !!capture.noBack || !hasBack(capture));
+    case 'biometric':
+      return !!capture.file;
+    case 'custom-document':
+      if (capture.mode === 'pdf') return !!capture.pdf;
+      return (
+        !!capture.front &&
+        (step.kind !== 'custom-document' || step.document.sides !== 'two' || !!capture.back)
+      );
+    case 'custom-fields':
+      return true;
+    case 'bank':
+      return !!capture.file && (!capture.encrypted || !!capture.password);
+  }
+}
+
+/** Whether the document asks for a back side (two, or one-or-two sides). */
+export const hasBack = (capture: Pick<DocumentCapture, 'type' | 'country'>) =>
+  documentSides(capture.type, capture.country) !== 'one';
+
+/** A fingerprint of an input: when it changes, the input's earlier outcome no longer applies. */
+export const inputFingerprint = (input: PlannedInput) =>
+  JSON.stringify([input.descriptor, input.file?.stored.key ?? null]);
+
+/** Outcomes that still hold after the captures changed. */
+export function keepValidResults(
+  before: PlannedInput[],
+  after: PlannedInput[],
+  results: Record<string, InputOutcome>,
+): Record<string, InputOutcome> {
+  const old = new Map(before.map((i) => [i.id, inputFingerprint(i)]));
+  const kept: Record<string, InputOutcome> = {};
+  for (const input of after) {
+    const outcome = results[input.id];
+    if (outcome && old.get(input.id) === inputFingerprint(input)) kept[input.id] = outcome;
+  }
+  return kept;
+}
+
+/** Inputs to send now: all that are not accepted yet, in flow order. */
+export const pendingInputs = (planned: PlannedInput[], results: Record<string, InputOutcome>) =>
+  planned.filter((input) => results[input.id]?.state !== 'accepted');
+
+/** Failed inputs that need a new capture, the first failure first (FirstInputNotProcessed only waits). */
+export function failuresToRetake(planned: PlannedInput[], results: Record<string, InputOutcome>) {
+  return planned.filter((input) => {
+    const outcome = results[input.id];
+    return outcome?.state === 'failed' && outcome.error.code !== 'documentPhoto.FirstInputNotProcessed';
+  });
+}
