@@ -33,7 +33,14 @@ test.beforeAll(async () => {
   ]);
   await writeFile(`${fixturesDir}/photo-12mp.jpg`, photo);
   await writeFile(`${fixturesDir}/really-a-png.pdf`, png);
-  server = await serveHarness({ '/': outDir, '/samples/': samplesDir, '/generated/': fixturesDir });
+  // The product's own Content-Security-Policy (the BFF serves the SPA with it): the workers, blob:
+  // URLs and pdf.js must work under it, not just on a permissive test server.
+  const product = await fetch(`http://127.0.0.1:${port}/`);
+  const csp = product.headers.get('content-security-policy');
+  server = await serveHarness(
+    { '/': outDir, '/samples/': samplesDir, '/generated/': fixturesDir },
+    csp ? { 'content-security-policy': csp } : {},
+  );
 });
 
 test.afterAll(async () => {
