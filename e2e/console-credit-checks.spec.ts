@@ -53,4 +53,5 @@ test('Brazilian and Argentine credit checks: browser validation, then the result
   await expect(page.getByRole('article', { name: 'Argentina: DNI 12.345.678 · Ana Pérez' })).toBeVisible();
 
   expect(await staff.seriousViolations()).toEqual([]);
+  await staff.expectFitsNarrowScreens();
 });

@@ -50,6 +50,7 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   await expect(brazil.getByRole('heading', { name: 'Bank account data' })).toBeVisible();
 
   expect(await staff.seriousViolations()).toEqual([]);
+  await staff.expectFitsNarrowScreens();
 });
 
 test('a demo started from the console shows up live and reads well', async ({ page, context }) => {
@@ -89,6 +90,7 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await page.getByLabel('Flow').selectOption({ label: flowName });
   await expect(row).toBeVisible();
   expect(await staff.seriousViolations()).toEqual([]);
+  await staff.expectFitsNarrowScreens();
 
   // One verification, readably.
   await row.getByRole('link', { name: verificationId }).click();
@@ -127,4 +129,5 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   expect(download.suggestedFilename()).toBe(`verification-${verificationId}.json`);
 
   expect(await staff.seriousViolations()).toEqual([]);
+  await staff.expectFitsNarrowScreens();
 });

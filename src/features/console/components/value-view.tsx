@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnsOf, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
 
@@ -8,14 +9,30 @@ export function Unknown() {
 }
 
 export function MediaView({ src, label, video }: { src: string; label: string; video?: boolean }) {
+  const [broken, setBroken] = useState(false);
+  // Media URLs carry no type: a PDF (custom document, statement) cannot show as an image, so it becomes a link.
+  if (broken) {
+    return (
+      <a className="media-link" href={src} target="_blank" rel="noopener">
+        {label}
+      </a>
+    );
+  }
   if (video) {
     return (
       // The liveness video is a silent selfie clip: there is no speech to caption.
       // eslint-disable-next-line jsx-a11y/media-has-caption
-      <video className="media" src={src} controls preload="metadata" aria-label={label} />
+      <video
+        className="media"
+        src={src}
+        controls
+        preload="metadata"
+        aria-label={label}
+        onError={() => setBroken(true)}
+      />
     );
   }
-  return <img className="media" src={src} alt={label} />;
+  return <img className="media" src={src} alt={label} onError={() => setBroken(true)} />;
 }
 
 function isPrimitive(value: unknown) {

@@ -62,7 +62,8 @@ export function StepsSection({ steps }: { steps: StepView[] }) {
 
 function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
   const { t, docType, country, language } = useLabels();
-  const title = `${docType(doc.type)} · ${country(doc.country)}`;
+  // Custom documents have no country.
+  const title = doc.country ? `${docType(doc.type)} · ${country(doc.country)}` : docType(doc.type);
   const headingId = `detail-document-${index}`;
   return (
     <article className="document" aria-labelledby={headingId}>
