@@ -32,7 +32,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     bodyLimit: 64 * 1024,
     // Uploads may take long on slow phones; keep the connection while bytes flow.
     requestTimeout: 0,
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once; requests under way are finished.
+    forceCloseConnections: 'idle',
   });
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);

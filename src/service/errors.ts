@@ -75,8 +75,10 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    // A refused upload is not read to its end: close the connection rather than drain it.
-    if (mapped.statusCode === 413 || mapped.statusCode === 415) void reply.header('connection', 'close');
+    // A body refused before it was read to its end is not drained: the connection closes instead.
+    if (!request.raw.complete || mapped.statusCode === 413 || mapped.statusCode === 415) {
+      void reply.header('connection', 'close');
+    }
     return reply.status(mapped.statusCode).send(mapped.body);
   });
   app.setNotFoundHandler((request, reply) =>

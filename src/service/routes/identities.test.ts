@@ -182,6 +182,18 @@ describe('send-input: request-level refusals keep nothing', () => {
     expect(mediaFiles().length).toBe(mediaBefore);
   });
 
+  it('is lenient where clients differ: a group on a selfie, a selfie without data.type', async () => {
+    const v = await createVerification(svc, 'global-passport');
+    const { status, body } = await sendInput(
+      svc,
+      v.identity,
+      [{ inputType: 'selfie-photo', group: 7, data: { filename: 'selfie.jpg' } }],
+      [{ field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) }],
+    );
+    expect(status).toBe(201);
+    expect(body).toEqual([{ result: true, data: { filename: 'selfie.jpg' } }]);
+  });
+
   it('409 input.locked once the inputs are complete and processing started', async () => {
     const v = await createVerification(svc, 'global-passport');
     const ok = await sendInput(
