@@ -66,7 +66,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : port
         ? `http://${host}:${port}`
         : null,
-    rateLimitMax: number('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 1200),
+    rateLimitMax: number('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 3000),
     rateLimitWindowMs: number('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
     staffLoginMaxPerMinute: number('STAFF_LOGIN_MAX_PER_MINUTE', env.STAFF_LOGIN_MAX_PER_MINUTE, 5),
     logLevel: env.LOG_LEVEL || 'info',

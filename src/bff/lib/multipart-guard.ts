@@ -2,6 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { allowedFormats, sniffFormat, type FileField } from '@/shared/file-format';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 import { BffHttpError } from '../errors';
+import { streamed } from './upload-gc';
 
 const SNIFF_BYTES = 1024;
 const MAX_PART_HEADER_BYTES = 16 * 1024;
@@ -76,6 +77,7 @@ export class MultipartGuard extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
     this.bytes += chunk.length;
+    streamed(chunk.length);
     try {
       if (this.bytes > MAX_SEND_INPUT_BODY_BYTES) throw guardErrors.bodyTooLarge();
       if (this.state !== 'epilogue') this.inspect(chunk);
@@ -95,8 +97,9 @@ export class MultipartGuard extends Transform {
       if (this.state === 'content') {
         const at = buf.indexOf(this.delimiter, pos);
         if (at === -1) {
-          // Keep what could be the start of a delimiter split across chunks.
-          const safe = Math.max(pos, buf.length - (this.delimiter.length - 1));
+          // Keep what could be the start of a delimiter split across chunks (usually nothing, so
+          // that the next chunk is inspected in place rather than copied).
+          const safe = this.delimiterPrefixAt(buf, Math.max(pos, buf.length - (this.delimiter.length - 1)));
           if (this.part) this.account(buf.subarray(pos, safe));
           this.carry = Buffer.from(buf.subarray(safe));
           return;
@@ -143,6 +146,14 @@ export class MultipartGuard extends Transform {
         return;
       }
     }
+  }
+
+  /** The first index from `from` where the rest of `buf` is a beginning of the delimiter, or buf.length. */
+  private delimiterPrefixAt(buf: Buffer, from: number) {
+    for (let i = buf.indexOf(13, from); i !== -1; i = buf.indexOf(13, i + 1)) {
+      if (this.delimiter.subarray(0, buf.length - i).equals(buf.subarray(i))) return i;
+    }
+    return buf.length;
   }
 
   private startPart(headers: string) {

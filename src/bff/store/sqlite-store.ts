@@ -129,6 +129,7 @@ const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
 /** The BFF's store in one SQLite file (DATA_DIR/bff.sqlite), separate from the service's. */
 export class SqliteStore implements BffStore {
   private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -138,12 +139,22 @@ export class SqliteStore implements BffStore {
     this.db.exec(schema);
   }
 
+  /** A prepared statement, prepared once: preparing costs more than running a small query. */
+  private sql(source: string) {
+    let statement = this.statements.get(source);
+    if (!statement) {
+      statement = this.db.prepare(source);
+      this.statements.set(source, statement);
+    }
+    return statement;
+  }
+
   static inDataDir(dataDir: string) {
     return new SqliteStore(path.join(dataDir, 'bff.sqlite'));
   }
 
   private verificationRow(id: string) {
-    return this.db.prepare('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
+    return this.sql('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
   }
 
   async bindVerification(
@@ -152,67 +163,68 @@ export class SqliteStore implements BffStore {
   ) {
     const at = now();
     this.db.transaction(() => {
-      this.db
-        .prepare('INSERT OR IGNORE INTO session_verifications VALUES (?, ?, ?, ?)')
-        .run(sessionId, v.verificationId, v.identity, at);
-      this.db
-        .prepare(
-          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at)
+      this.sql('INSERT OR IGNORE INTO session_verifications VALUES (?, ?, ?, ?)').run(
+        sessionId,
+        v.verificationId,
+        v.identity,
+        at,
+      );
+      this.sql(
+        `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at)
            VALUES (?, ?, ?, ?, 'pending', ?, ?)
            ON CONFLICT (id) DO UPDATE SET identity = excluded.identity, flow_name = COALESCE(flow_name, excluded.flow_name)`,
-        )
-        .run(v.verificationId, v.identity, v.flowId, v.flowName, at, at);
+      ).run(v.verificationId, v.identity, v.flowId, v.flowName, at, at);
     })();
     return toSummary(this.verificationRow(v.verificationId)!);
   }
 
   async sessionOwnsIdentity(sessionId: string, identity: string) {
-    return !!this.db
-      .prepare('SELECT 1 FROM session_verifications WHERE session_id = ? AND identity = ?')
-      .get(sessionId, identity);
+    return !!this.sql('SELECT 1 FROM session_verifications WHERE session_id = ? AND identity = ?').get(
+      sessionId,
+      identity,
+    );
   }
 
   async sessionOwnsVerification(sessionId: string, verificationId: string) {
-    return !!this.db
-      .prepare('SELECT 1 FROM session_verifications WHERE session_id = ? AND verification_id = ?')
-      .get(sessionId, verificationId);
+    return !!this.sql('SELECT 1 FROM session_verifications WHERE session_id = ? AND verification_id = ?').get(
+      sessionId,
+      verificationId,
+    );
   }
 
   async createStaffSession(id: string, expiresAt: Date) {
-    this.db.prepare('DELETE FROM staff_sessions WHERE expires_at < ?').run(Date.now());
-    this.db.prepare('INSERT INTO staff_sessions VALUES (?, ?)').run(id, expiresAt.getTime());
+    this.sql('DELETE FROM staff_sessions WHERE expires_at < ?').run(Date.now());
+    this.sql('INSERT INTO staff_sessions VALUES (?, ?)').run(id, expiresAt.getTime());
   }
 
   async staffSessionExpiry(id: string) {
-    const row = this.db.prepare('SELECT expires_at FROM staff_sessions WHERE id = ?').get(id) as
+    const row = this.sql('SELECT expires_at FROM staff_sessions WHERE id = ?').get(id) as
       { expires_at: number } | undefined;
     return row && row.expires_at > Date.now() ? new Date(row.expires_at) : null;
   }
 
   async deleteStaffSession(id: string) {
-    this.db.prepare('DELETE FROM staff_sessions WHERE id = ?').run(id);
+    this.sql('DELETE FROM staff_sessions WHERE id = ?').run(id);
   }
 
   async recordEvent(e: NewEvent) {
     const id = randomUUID();
-    const inserted = this.db
-      .prepare(
-        `INSERT OR IGNORE INTO events (id, kind, event_name, body_hash, body, verification_id, credit_check_id, received_at)
+    const inserted = this.sql(
+      `INSERT OR IGNORE INTO events (id, kind, event_name, body_hash, body, verification_id, credit_check_id, received_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, e.kind, e.eventName, e.bodyHash, e.rawBody, e.verificationId, e.creditCheckId, now());
-    const row = this.db.prepare('SELECT * FROM events WHERE body_hash = ?').get(e.bodyHash) as EventRow;
+    ).run(id, e.kind, e.eventName, e.bodyHash, e.rawBody, e.verificationId, e.creditCheckId, now());
+    const row = this.sql('SELECT * FROM events WHERE body_hash = ?').get(e.bodyHash) as EventRow;
     return { event: toEvent(row), duplicate: inserted.changes === 0 };
   }
 
   async markEventProcessed(id: string) {
-    this.db.prepare('UPDATE events SET processed_at = ? WHERE id = ?').run(now(), id);
+    this.sql('UPDATE events SET processed_at = ? WHERE id = ?').run(now(), id);
   }
 
   async unprocessedEvents(): Promise<PendingEvent[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE processed_at IS NULL ORDER BY received_at')
-      .all() as EventRow[];
+    const rows = this.sql(
+      'SELECT * FROM events WHERE processed_at IS NULL ORDER BY received_at',
+    ).all() as EventRow[];
     return rows.map((row) => ({
       event: toEvent(row),
       verificationId: row.verification_id,
@@ -221,25 +233,25 @@ export class SqliteStore implements BffStore {
   }
 
   async eventsOf(verificationId: string) {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE verification_id = ? ORDER BY received_at, rowid')
-      .all(verificationId) as EventRow[];
+    const rows = this.sql('SELECT * FROM events WHERE verification_id = ? ORDER BY received_at, rowid').all(
+      verificationId,
+    ) as EventRow[];
     return rows.map(toEvent);
   }
 
   async noteVerificationEvent(id: string, v: { flowId: string; eventName: string; at: string }) {
     const existing = this.verificationRow(id);
     if (existing) {
-      this.db
-        .prepare('UPDATE verifications SET last_event = ?, updated_at = ? WHERE id = ?')
-        .run(v.eventName, v.at, id);
+      this.sql('UPDATE verifications SET last_event = ?, updated_at = ? WHERE id = ?').run(
+        v.eventName,
+        v.at,
+        id,
+      );
     } else {
-      this.db
-        .prepare(
-          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, last_event)
+      this.sql(
+        `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, last_event)
            VALUES (?, NULL, ?, NULL, 'pending', ?, ?, ?)`,
-        )
-        .run(id, v.flowId, v.at, v.at, v.eventName);
+      ).run(id, v.flowId, v.at, v.at, v.eventName);
     }
     return { summary: toSummary(this.verificationRow(id)!), created: !existing };
   }
@@ -257,19 +269,15 @@ export class SqliteStore implements BffStore {
     const existing = this.verificationRow(id);
     const at = now();
     if (existing) {
-      this.db
-        .prepare(
-          `UPDATE verifications SET data = ?, status = ?, identity = COALESCE(identity, ?), flow_name = COALESCE(?, flow_name),
+      this.sql(
+        `UPDATE verifications SET data = ?, status = ?, identity = COALESCE(identity, ?), flow_name = COALESCE(?, flow_name),
            updated_at = ? WHERE id = ?`,
-        )
-        .run(JSON.stringify(v.data), v.status, v.identity, v.flowName, at, id);
+      ).run(JSON.stringify(v.data), v.status, v.identity, v.flowName, at, id);
     } else {
-      this.db
-        .prepare(
-          `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, data)
+      this.sql(
+        `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, data)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, v.identity, v.flowId, v.flowName, v.status, at, at, JSON.stringify(v.data));
+      ).run(id, v.identity, v.flowId, v.flowName, v.status, at, at, JSON.stringify(v.data));
     }
     return {
       summary: toSummary(this.verificationRow(id)!),
@@ -284,34 +292,32 @@ export class SqliteStore implements BffStore {
   }
 
   async listVerifications(filter: VerificationFilter) {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM verifications WHERE (@status IS NULL OR status = @status) AND (@flowId IS NULL OR flow_id = @flowId)
+    const rows = this.sql(
+      `SELECT * FROM verifications WHERE (@status IS NULL OR status = @status) AND (@flowId IS NULL OR flow_id = @flowId)
          ORDER BY created_at DESC LIMIT 500`,
-      )
-      .all({ status: filter.status ?? null, flowId: filter.flowId ?? null }) as VerificationRow[];
+    ).all({ status: filter.status ?? null, flowId: filter.flowId ?? null }) as VerificationRow[];
     return rows.map(toSummary);
   }
 
   async createCreditCheck(record: CreditCheckRecord) {
-    this.db
-      .prepare('INSERT OR IGNORE INTO credit_checks VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(
-        record.id,
-        record.country,
-        JSON.stringify(record.request),
-        record.status,
-        record.result === null ? null : JSON.stringify(record.result),
-        record.error,
-        record.createdAt,
-        record.completedAt,
-      );
+    this.sql('INSERT OR IGNORE INTO credit_checks VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      record.id,
+      record.country,
+      JSON.stringify(record.request),
+      record.status,
+      record.result === null ? null : JSON.stringify(record.result),
+      record.error,
+      record.createdAt,
+      record.completedAt,
+    );
     // A result that arrived before the service's answer keeps its status, but gains the request.
-    this.db
-      .prepare('UPDATE credit_checks SET request = ?, created_at = ? WHERE id = ?')
-      .run(JSON.stringify(record.request), record.createdAt, record.id);
+    this.sql('UPDATE credit_checks SET request = ?, created_at = ? WHERE id = ?').run(
+      JSON.stringify(record.request),
+      record.createdAt,
+      record.id,
+    );
     return toCreditCheck(
-      this.db.prepare('SELECT * FROM credit_checks WHERE id = ?').get(record.id) as CreditCheckRow,
+      this.sql('SELECT * FROM credit_checks WHERE id = ?').get(record.id) as CreditCheckRow,
     );
   }
 
@@ -319,41 +325,37 @@ export class SqliteStore implements BffStore {
     id: string,
     v: Pick<CreditCheckRecord, 'country' | 'request' | 'status' | 'result' | 'error' | 'completedAt'>,
   ) {
-    this.db
-      .prepare(
-        `INSERT INTO credit_checks VALUES (@id, @country, @request, @status, @result, @error, @completedAt, @completedAt)
+    this.sql(
+      `INSERT INTO credit_checks VALUES (@id, @country, @request, @status, @result, @error, @completedAt, @completedAt)
          ON CONFLICT (id) DO UPDATE SET status = @status, result = @result, error = @error, completed_at = @completedAt`,
-      )
-      .run({
-        id,
-        country: v.country,
-        request: JSON.stringify(v.request),
-        status: v.status,
-        result: v.result === null ? null : JSON.stringify(v.result),
-        error: v.error,
-        completedAt: v.completedAt,
-      });
-    return toCreditCheck(
-      this.db.prepare('SELECT * FROM credit_checks WHERE id = ?').get(id) as CreditCheckRow,
-    );
+    ).run({
+      id,
+      country: v.country,
+      request: JSON.stringify(v.request),
+      status: v.status,
+      result: v.result === null ? null : JSON.stringify(v.result),
+      error: v.error,
+      completedAt: v.completedAt,
+    });
+    return toCreditCheck(this.sql('SELECT * FROM credit_checks WHERE id = ?').get(id) as CreditCheckRow);
   }
 
   async listCreditChecks() {
-    const rows = this.db
-      .prepare('SELECT * FROM credit_checks ORDER BY created_at DESC LIMIT 500')
-      .all() as CreditCheckRow[];
+    const rows = this.sql(
+      'SELECT * FROM credit_checks ORDER BY created_at DESC LIMIT 500',
+    ).all() as CreditCheckRow[];
     return rows.map(toCreditCheck);
   }
 
   async rememberMedia(entries: { id: string; url: string }[]) {
-    const insert = this.db.prepare('INSERT OR REPLACE INTO media VALUES (?, ?)');
+    const insert = this.sql('INSERT OR REPLACE INTO media VALUES (?, ?)');
     this.db.transaction(() => {
       for (const e of entries) insert.run(e.id, e.url);
     })();
   }
 
   async mediaUrl(id: string) {
-    const row = this.db.prepare('SELECT url FROM media WHERE id = ?').get(id) as { url: string } | undefined;
+    const row = this.sql('SELECT url FROM media WHERE id = ?').get(id) as { url: string } | undefined;
     return row?.url ?? null;
   }
 
