@@ -86,6 +86,8 @@ async function photo(width: number, height: number, seed: number) {
 
 try {
   const auth = { authorization: `Bearer ${await token()}` };
+  await new Promise((r) => setTimeout(r, 300));
+  console.log(`service RSS after start, idle: ${rssMb().toFixed(0)} MB`);
   const [front, back, selfie] = await Promise.all([
     photo(2000, 1500, 11),
     photo(2000, 1500, 23),

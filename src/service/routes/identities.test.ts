@@ -182,6 +182,19 @@ describe('send-input: request-level refusals keep nothing', () => {
     expect(mediaFiles().length).toBe(mediaBefore);
   });
 
+  it('413 for more files than a request may carry', async () => {
+    const v = await createVerification(svc, 'global-passport');
+    const files = Array.from({ length: 17 }, (_, i) => ({
+      field: 'document',
+      name: `f${i}.jpg`,
+      bytes: jpeg.subarray(0, 64),
+    }));
+    const { status, body } = await sendInput(svc, v.identity, [front('f0.jpg')], files);
+    expect(status).toBe(413);
+    expect(body).toMatchObject({ code: 413, type: 'ValidationError' });
+    expect(tmpFiles()).toEqual([]);
+  });
+
   it('is lenient where clients differ: a group on a selfie, a selfie without data.type', async () => {
     const v = await createVerification(svc, 'global-passport');
     const { status, body } = await sendInput(
