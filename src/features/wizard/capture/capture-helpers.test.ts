@@ -28,3 +28,24 @@ describe('pickRecorderType', () => {
     expect(recordingFileName('')).toBe('selfie-video.webm');
   });
 });
+
+describe('capture translations', () => {
+  it('has the same keys, all filled, in every language', async () => {
+    const keys = (bundle: object, prefix = ''): string[] =>
+      Object.entries(bundle).flatMap(([key, value]) =>
+        typeof value === 'object' && value ? keys(value as object, `${prefix}${key}.`) : [`${prefix}${key}`],
+      );
+    const [en, es, pt] = await Promise.all([
+      import('../locales/capture.en.json'),
+      import('../locales/capture.es.json'),
+      import('../locales/capture.pt.json'),
+    ]);
+    const english = keys(en.default).sort();
+    expect(english.length).toBeGreaterThan(10);
+    expect(keys(es.default).sort()).toEqual(english);
+    expect(keys(pt.default).sort()).toEqual(english);
+    for (const bundle of [en.default, es.default, pt.default]) {
+      expect(JSON.stringify(bundle)).not.toMatch(/""/);
+    }
+  });
+});

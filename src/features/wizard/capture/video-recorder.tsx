@@ -36,6 +36,7 @@ export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
   // Called from the countdown's timer: reads the current stream and props.
   const startRecording = useEffectEvent(() => {
     if (!stream) return;
+    if (typeof MediaRecorder !== 'function') return onUnavailable('error');
     const type = pickRecorderType(stream.getAudioTracks().length > 0, (mime) =>
       MediaRecorder.isTypeSupported(mime),
     );

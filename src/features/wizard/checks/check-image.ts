@@ -1,5 +1,5 @@
 import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
-import { isSimilar } from '@/shared/image-metrics';
+import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
 import { compressImage } from './compress-image';
@@ -68,14 +68,20 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   if (format === 'pdf')
     return { ok: true, file: named, width: 0, height: 0, phash: '', format, compressed: false };
 
-  const header = readImageHeader(head);
-  if (header && (header.width < MIN_IMAGE_SIDE || header.height < MIN_IMAGE_SIDE))
-    return fail('client.tooSmall');
+  // The header gives the size without decoding; an unusual one (SOF past the head) needs a decode.
+  let original: ImageMetrics | null = null;
+  let size: { width: number; height: number } | null = readImageHeader(head);
+  if (!size) {
+    original = await measureImage(named);
+    if (!original) return fail('client.unreadable');
+    size = original;
+  }
+  if (size.width < MIN_IMAGE_SIDE || size.height < MIN_IMAGE_SIDE) return fail('client.tooSmall');
 
   let upload: File | null = null;
-  let metrics = null;
+  let metrics: ImageMetrics | null = null;
   let compressed = false;
-  const plan = header && compressionPlan({ width: header.width, height: header.height, bytes: file.size });
+  const plan = compressionPlan({ width: size.width, height: size.height, bytes: file.size });
   if (plan) {
     const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
     upload = await compressImage(named, plan, markers).catch(() => null);
@@ -87,7 +93,8 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   }
   if (!upload) {
     upload = await withoutLocation(named, format, head);
-    metrics = await measureImage(upload);
+    // Dropping location data changes no pixel: a measure of the original still holds.
+    metrics = original ?? (await measureImage(upload));
   }
   if (!metrics) return fail('client.unreadable');
   if (metrics.width < MIN_IMAGE_SIDE || metrics.height < MIN_IMAGE_SIDE) return fail('client.tooSmall');
