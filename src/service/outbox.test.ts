@@ -74,8 +74,8 @@ describe('verification webhooks', () => {
     receivers.push(receiver);
     receiver.state.failNext = 2;
     const dataDir = tempDataDir();
-    // Two quick retries, then one a second later: the service is stopped before that one.
-    const env = { SERVICE_WEBHOOK_URL: 'none', WEBHOOK_SECRET: secret, WEBHOOK_RETRY_SECONDS: '0.05,0.05,1' };
+    // Two quick retries, then one two seconds later: the service is stopped before that one.
+    const env = { SERVICE_WEBHOOK_URL: 'none', WEBHOOK_SECRET: secret, WEBHOOK_RETRY_SECONDS: '0.05,0.05,2' };
     let svc = await startService(env, dataDir);
     const check = await fetch(`${svc.url}/creditchecks/v1/br/credit-bureau`, {
       method: 'POST',
@@ -87,7 +87,7 @@ describe('verification webhooks', () => {
     await svc.close();
     expect(receiver.received).toHaveLength(0);
     svc = await startService(env, dataDir);
-    await waitFor(() => Promise.resolve(receiver.received.length === 1), 5000);
+    await waitFor(() => Promise.resolve(receiver.received.length === 1), 10_000);
     expect(receiver.received[0].validSignature).toBe(true);
     expect(receiver.received[0].json).toMatchObject({ eventName: 'credit_check_completed', country: 'br' });
     await svc.close();

@@ -4,7 +4,7 @@ import { basicAuth, getToken, startService, type RunningService } from '../test-
 
 let svc: RunningService;
 beforeAll(async () => {
-  svc = await startService({ TOKEN_TTL_SECONDS: '1' });
+  svc = await startService({ TOKEN_TTL_SECONDS: '3' });
 });
 afterAll(() => svc.close());
 
@@ -23,7 +23,7 @@ describe('POST /oauth', () => {
     const response = await oauth(basicAuth(svc.config.clientId, svc.config.clientSecret));
     expect(response.status).toBe(200);
     const body = (await response.json()) as { access_token: string; expiresIn: number };
-    expect(body.expiresIn).toBe(1);
+    expect(body.expiresIn).toBe(3);
     expect(body.access_token.split('.')).toHaveLength(3);
   });
 
@@ -73,10 +73,10 @@ describe('bearer tokens', () => {
     }
   });
 
-  it('accepts a fresh token and refuses it once expired (TOKEN_TTL_SECONDS=1)', async () => {
+  it('accepts a fresh token and refuses it once expired (TOKEN_TTL_SECONDS=3)', async () => {
     const token = await getToken(svc.url, svc.config);
     expect((await flows(`Bearer ${token}`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 4100));
     const response = await flows(`Bearer ${token}`);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 401, name: 'unauthorized' });

@@ -103,15 +103,15 @@ describe('verification creation', () => {
 describe('upload wait for a missing back side', () => {
   it('starts a one-or-two-sided front after UPLOAD_WAIT_SECONDS, and resumes the wait after a restart', async () => {
     const dataDir = tempDataDir();
-    let svc = await startService({ UPLOAD_WAIT_SECONDS: '1' }, dataDir);
+    let svc = await startService({ UPLOAD_WAIT_SECONDS: '2' }, dataDir);
     const v = await createVerification(svc, 'global-passport');
     const sent = await passportFlowInputs(svc, v.identity);
     expect(sent.status).toBe(201);
     expect((await getVerification(svc, v.id)).identity.status).toBe('pending');
     // A stop during the wait: the deadline is in the database, the next start keeps it.
     await svc.close();
-    svc = await startService({ UPLOAD_WAIT_SECONDS: '1' }, dataDir);
-    const done = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected'], 5000);
+    svc = await startService({ UPLOAD_WAIT_SECONDS: '2' }, dataDir);
+    const done = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected'], 10_000);
     expect(done.documents).toHaveLength(2);
     await svc.close();
   });
