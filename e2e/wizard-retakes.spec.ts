@@ -1,0 +1,132 @@
+import { expect, test } from '@playwright/test';
+import { WizardPage } from './fixtures/wizard-page';
+
+// A failed input of each error-code family, from the scenario samples: its prompt, the button
+// back to exactly that capture, and a later request with only what still needs sending.
+test.describe('wizard: retakes', () => {
+  test('documentPhoto: the first failure first; the held-back inputs go again with it', async ({ page }) => {
+    const wizard = new WizardPage(page);
+    await wizard.recordSendInputs();
+    await wizard.start('ar-national-id');
+    await wizard.documentSides('document-cropped-document.jpg', 'ar-national-id-back.jpg');
+    await wizard.selfie();
+    await wizard.send();
+    await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
+    await expect(page.getByText('Part of the document is cut off.')).toBeVisible();
+    await expect(page.getByText(/Move back a little so the whole document/)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Waiting to be sent again' })).toBeVisible();
+    await wizard.expectAccessible('failures');
+    await wizard.button('Take again: Identity document: Front side').click();
+    await expect(page.getByRole('alert').first()).toContainText('This capture was not accepted');
+    await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeVisible();
+    await wizard.expectAccessible('retake');
+    await wizard.upload('ar-national-id-front.jpg');
+    await wizard.continue();
+    const response = await wizard.send();
+    expect(response.status()).toBe(201);
+    await wizard.expectDone();
+    const second = await wizard.sentInputs(1);
+    expect(second.inputs.map((i) => [i.inputType, i.data.page ?? null])).toEqual([
+      ['document-photo', 'front'],
+      ['document-photo', 'back'],
+      ['selfie-photo', null],
+    ]);
+  });
+
+  test('selfiePhoto: only the retaken selfie is sent again', async ({ page }) => {
+    const wizard = new WizardPage(page);
+    await wizard.recordSendInputs();
+    await wizard.start('ar-national-id');
+    await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
+    await wizard.selfie('selfie-sun-glasses.jpg');
+    await wizard.send();
+    await expect(page.getByText('You seem to be wearing sunglasses.')).toBeVisible();
+    await wizard.button('Take again: Selfie').click();
+    await wizard.expectStep('Selfie');
+    await expect(page.getByRole('alert').first()).toContainText('Take off your sunglasses');
+    await wizard.selfie('selfie.jpg');
+    await expect(page.getByText('Accepted')).toHaveCount(2);
+    await wizard.send();
+    await wizard.expectDone();
+    const second = await wizard.sentInputs(1);
+    expect(second.inputs).toEqual([
+      { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
+    ]);
+    expect(second.files).toEqual([{ field: 'selfie', filename: 'selfie.jpg' }]);
+  });
+
+  test('voiceVideo, then CustomDocumentPhoto: two rounds of retakes', async ({ page }) => {
+    const wizard = new WizardPage(page);
+    await wizard.recordSendInputs();
+    await wizard.start('mx-ine-full');
+    await wizard.documentSides('mx-ine-front.jpg', 'mx-ine-back.jpg');
+    await wizard.upload('video-no-face.mp4', 'Upload a video file');
+    await wizard.continue();
+    await wizard.upload('custom-document-3-pages.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.continue();
+    await page.getByLabel('CURP').fill('GODE561231HDFRRN09');
+    await page.getByLabel('RFC').fill('GODE561231GR8');
+    await page.getByLabel('Occupation').selectOption('student');
+    await page.getByLabel('I accept the privacy notice').check();
+    await wizard.continue();
+    await wizard.send();
+    await expect(page.getByText('No face could be seen in the video.')).toBeVisible();
+    await wizard.button('Take again: Selfie video').click();
+    await wizard.upload('liveness.mp4', 'Upload a video file');
+    await wizard.continue();
+    await wizard.send();
+    await expect(page.getByText('This document must be a single page.')).toBeVisible();
+    await wizard.button('Take again: Proof of address: Front side').click();
+    await wizard.upload('custom-proof-of-address.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.continue();
+    await wizard.send();
+    await wizard.expectDone();
+    const rounds = await Promise.all([1, 2].map((n) => wizard.sentInputs(n)));
+    expect(rounds[0].inputs.map((i) => i.inputType)).toEqual([
+      'selfie-video',
+      'custom-document-photo',
+      'custom-fields',
+    ]);
+    // The form was held back behind the custom document again, so it goes once more.
+    expect(rounds[1].inputs.map((i) => [i.inputType, i.group ?? null])).toEqual([
+      ['custom-document-photo', 1],
+      ['custom-fields', null],
+    ]);
+  });
+
+  test('bankDocument after a service outage: request-level error screen, retry, retake', async ({ page }) => {
+    const wizard = new WizardPage(page);
+    await wizard.start('br-bank');
+    await page.getByRole('radio', { name: 'Driving licence' }).check();
+    await wizard.continue();
+    await wizard.upload('br-driving-license-front.jpg');
+    await wizard.continue();
+    await wizard.upload('br-driving-license-back.jpg');
+    await wizard.continue();
+    await wizard.selfie();
+    await wizard.upload('custom-proof-of-income-front.png', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.continue();
+    await page.getByLabel('Bank', { exact: true }).selectOption('br-banco-exemplo');
+    await wizard.upload('bank-statement-edited.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.continue();
+    // The first attempt meets a service that is down.
+    await page.route('**/send-input', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'upstream.unavailable', type: 'SystemError', message: 'down' }),
+      }),
+    );
+    await wizard.button('Send').click();
+    await expect(page.getByRole('alert')).toContainText('The service is not available right now');
+    await wizard.expectAccessible('request error');
+    await page.unroute('**/send-input');
+    await wizard.button('Try again').click();
+    await expect(page.getByText('This statement seems to have been edited.')).toBeVisible();
+    await wizard.button('Take again: Bank statement').click();
+    await wizard.upload('bank-statement.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.continue();
+    await wizard.send();
+    await wizard.expectDone();
+  });
+});
