@@ -30,8 +30,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 64 * 1024,
-    // Uploads may take long on slow phones; keep the connection while bytes flow.
-    requestTimeout: 0,
+    // A send-input of 16 files of 50 MB from a slow phone takes long, but not forever.
+    requestTimeout: 15 * 60 * 1000,
     // On close, idle keep-alive connections go at once; requests under way are finished.
     forceCloseConnections: 'idle',
   });
