@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { devDefaults } from '../../src/shared/dev-defaults';
+import { devDefaults } from '@/shared/dev-defaults';
 
 const levels = (process.env.BENCH_CLIENTS ?? '1,4,16').split(',').map(Number);
 const requestsPerLevel = Number(process.env.BENCH_REQUESTS ?? 48);
