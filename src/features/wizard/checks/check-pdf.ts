@@ -1,3 +1,4 @@
+import pdfWorkerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { sniffFormat } from '@/shared/file-format';
 import { MAX_FILE_BYTES } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
@@ -17,11 +18,8 @@ type Opened =
 
 // pdf.js is large: it loads with the first PDF, and its worker is a file of this app (no CDN).
 async function pdfjs() {
-  const [lib, worker] = await Promise.all([
-    import('pdfjs-dist'),
-    import('pdfjs-dist/build/pdf.worker.min.mjs?url'),
-  ]);
-  if (!lib.GlobalWorkerOptions.workerSrc) lib.GlobalWorkerOptions.workerSrc = worker.default;
+  const lib = await import('pdfjs-dist');
+  if (!lib.GlobalWorkerOptions.workerSrc) lib.GlobalWorkerOptions.workerSrc = pdfWorkerUrl;
   return lib;
 }
 
