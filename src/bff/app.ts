@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
@@ -79,6 +79,8 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     // Phones on slow networks take a while to send a few photos and a video.
     requestTimeout: 15 * 60_000,
     return503OnClosing: true,
+    // One line per request (below), without query strings, bodies or headers.
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   const store = options.store ?? SqliteStore.inDataDir(config.dataDir);
@@ -104,6 +106,17 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   installErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
   });
   app.addHook('onReady', async () => {
     await sync.resume();
