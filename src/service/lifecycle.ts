@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceContext, VerificationRow } from './context';
-import { getInputs, getVerification } from './context';
+import {
+  getInputs,
+  getVerification,
+  type InputRow,
+  type ServiceContext,
+  type VerificationRow,
+} from './context';
 import { sidesOf, type FlowPlan } from './flow-plan';
-import type { InputRow } from './context';
 import { Timers } from './timers';
 import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
 

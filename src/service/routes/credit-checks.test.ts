@@ -82,5 +82,16 @@ describe('credit checks', () => {
         name: expect.any(String),
       });
     }
+    for (const [type, body] of [
+      ['application/json', '{"cpf": '],
+      ['text/plain', 'cpf=52998224725'],
+    ]) {
+      const response = await fetch(`${svc.url}/creditchecks/v1/br/credit-bureau`, {
+        method: 'POST',
+        headers: { ...svc.auth, 'content-type': type },
+        body,
+      });
+      expect(response.status, body).toBe(422);
+    }
   });
 });

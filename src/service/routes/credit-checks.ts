@@ -6,13 +6,24 @@ import { syntheticBureauResult } from '../credit-bureau';
 import { unprocessable } from '../errors';
 import { newId } from '../lifecycle';
 
+const notJson = Symbol('not JSON');
+
 /** Credit checks (spec 4.3, 4.4, contract 8): accepted at once, the result is delivered to callbackUrl. */
 export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
+  // A body that is not JSON is an invalid request like any other here: 422, not a parser's 400.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(null, notJson);
+    }
+  });
   const accept = (
     country: 'ar' | 'br',
     schema: z.ZodType<Record<string, unknown> & { callbackUrl: string }>,
     body: unknown,
   ) => {
+    if (body === notJson) throw unprocessable('the body is not JSON');
     const parsed = schema.safeParse(body ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
