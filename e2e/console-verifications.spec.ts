@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { CreatedVerification } from '@/shared/bff-api';
-import { ageToday } from './fixtures/console-demo';
-import { ConsolePage } from './fixtures/console-page';
+import { ageToday, ConsolePage } from './fixtures/console-page';
 import { sample } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
