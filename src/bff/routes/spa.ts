@@ -14,7 +14,7 @@ export async function spaRoutes(app: FastifyInstance, { config }: BffDeps) {
   if (hasSpa) {
     await app.register(fastifyStatic, {
       root,
-      index: false,
+      index: ['index.html'],
       setHeaders: (reply, file) => {
         // Vite's hashed assets never change; index.html must be fetched fresh to find them.
         if (file.includes(`${path.sep}assets${path.sep}`))

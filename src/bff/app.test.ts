@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bffErrorSchema, bffPaths } from '@/shared/bff-api';
+import { buildBffApp } from './app';
+import { loadConfig } from './config';
+import { freePort, secrets } from './testing/harness';
+
+// The BFF alone, its service unreachable: static files, headers, limits and the refusals that need no service.
+let app: FastifyInstance;
+let url: string;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-app-'));
+  mkdirSync(path.join(dir, 'dist', 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'dist', 'index.html'),
+    '<!doctype html><title>IDV</title><div id="root"></div>',
+  );
+  writeFileSync(path.join(dir, 'dist', 'assets', 'app-1234.js'), 'console.log("app")');
+  const config = loadConfig({
+    ...secrets,
+    PORT: '0',
+    UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`,
+    DATA_DIR: path.join(dir, 'data'),
+    STATIC_DIR: path.join(dir, 'dist'),
+    RATE_LIMIT_MAX: '5',
+  });
+  app = await buildBffApp(config, { logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await app?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the BFF on its own', () => {
+  it('serves the SPA with a strict CSP, and index.html for client-side routes', async () => {
+    const index = await fetch(`${url}/`);
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain('<div id="root">');
+    const csp = index.headers.get('content-security-policy')!;
+    for (const directive of [
+      "default-src 'self'",
+      "img-src 'self' blob: data:",
+      "media-src 'self' blob:",
+      "connect-src 'self'",
+      "worker-src 'self' blob:",
+      "frame-ancestors 'none'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).toMatch(/script-src 'self'( 'wasm-unsafe-eval')?;/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const deep = await fetch(`${url}/console/verifications/abc`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('content-type')).toMatch(/^text\/html/);
+    const asset = await fetch(`${url}/assets/app-1234.js`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+
+    // API and webhook paths never fall back to the SPA.
+    const api = await fetch(`${url}/api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(bffErrorSchema.parse(await api.json()).code).toBe('not_found');
+    expect((await fetch(`${url}/webhooks/nothing`)).status).toBe(404);
+  });
+
+  it('answers 503 upstream.unavailable without its service, and stays up', async () => {
+    const res = await fetch(`${url}${bffPaths.flows}`);
+    expect(res.status).toBe(503);
+    expect(bffErrorSchema.parse(await res.json())).toMatchObject({
+      code: 'upstream.unavailable',
+      type: 'SystemError',
+    });
+    const health = await fetch(`${url}${bffPaths.health}`);
+    expect(await health.json()).toEqual({ ok: true, upstream: 'unavailable' });
+  });
+
+  it('rate-limits the public API per client (RATE_LIMIT_MAX) with a 429 envelope, not the SPA', async () => {
+    let limited: Response | undefined;
+    for (let i = 0; i < 8 && !limited; i++) {
+      const res = await fetch(`${url}${bffPaths.verifications}/x/status`);
+      if (res.status === 429) limited = res;
+    }
+    expect(limited?.status).toBe(429);
+    expect(bffErrorSchema.parse(await limited!.json()).code).toBe('rate.limited');
+    expect((await fetch(`${url}/`)).status).toBe(200);
+  });
+});
