@@ -3,6 +3,7 @@
 // app's Vite config and served beside the sample files.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config';
 import sharp from 'sharp';
 import {
   buildHarness,
@@ -252,4 +253,27 @@ test('the video recorder records a WebM the video check accepts, with retake and
     check: { ok: true, format: 'webm' },
   });
   expect(recorded.size).toBeGreaterThan(1000);
+});
+
+test('a refused camera and a missing camera are reported as such', async ({ playwright }) => {
+  // Without the auto-accept flag headless Chromium refuses the permission; without the fake
+  // device this machine has no camera at all.
+  for (const [reason, dropped] of [
+    ['denied', '--use-fake-ui-for-media-stream'],
+    ['missing', '--use-fake-device-for-media-stream'],
+  ] as const) {
+    const browser = await playwright.chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: chromiumArgs.filter((arg) => arg !== dropped),
+    });
+    try {
+      const page = await browser.newPage();
+      await openHarness(page);
+      await page.evaluate(() => window.captureHarness.mountCamera('user', 'face'));
+      await expect.poll(() => page.evaluate(() => window.captureHarness.unavailable)).toBe(reason);
+      await expect(page.getByRole('button', { name: 'Take photo' })).toBeDisabled();
+    } finally {
+      await browser.close();
+    }
+  }
 });
