@@ -31,6 +31,9 @@ test('a wrong password is turned away; the right one opens the console until log
   await staff.login();
   await expect(staff.nav()).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Flows' })).toBeVisible();
+  // Moving between console pages brings the reader to the new page's heading.
+  await staff.goTo('Credit checks');
+  await expect(page.getByRole('heading', { level: 1, name: 'Credit checks' })).toBeFocused();
   // The session survives a reload (HttpOnly cookie), and ends with logout.
   await page.reload();
   await expect(staff.nav()).toBeVisible();

@@ -55,3 +55,20 @@ test('Brazilian and Argentine credit checks: browser validation, then the result
   expect(await staff.seriousViolations()).toEqual([]);
   await staff.expectFitsNarrowScreens();
 });
+
+test('without the event stream, a pending credit check is polled until its result arrives', async ({
+  page,
+}) => {
+  // A proxy that drops server-sent events: the console must still show the result.
+  await page.route('**/api/staff/events', (route) => route.abort());
+  const staff = new ConsolePage(page);
+  await staff.openLoggedIn('/console/credit-checks');
+  await expect(page.getByText('Live updates on')).toHaveCount(0);
+  const brazil = page.getByRole('form', { name: 'Brazil' });
+  await brazil.getByLabel('CPF').fill('52998224725');
+  await brazil.getByRole('button', { name: 'Run the Brazilian credit check' }).click();
+  const result = page.getByRole('region', { name: 'Latest Brazilian credit check' });
+  await expect(result.getByRole('heading', { name: 'Brazil: CPF 52998224725' })).toBeVisible();
+  await expect(result.getByText('Completed', { exact: true })).toBeVisible();
+  await expect(ConsolePage.definition(result, 'Score')).toHaveText(/^\d+$/);
+});

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientContext, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { useContext, useEffect, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { addTranslations } from '@/lib/i18n';
@@ -68,6 +68,16 @@ function ConsoleShell() {
   const [pathname, search = ''] = location.split('?');
   const stream = useStaffEvents(true);
   useLogoutOnUnauthorized();
+  const container = useRef<HTMLDivElement>(null);
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    // After an in-console navigation, screen readers start at the new page's heading, not at the link clicked.
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
+    const heading = container.current?.querySelector('h1');
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+  }, [pathname]);
 
   let section: Section | null = null;
   let page: ReactNode;
@@ -89,7 +99,7 @@ function ConsoleShell() {
   }
 
   return (
-    <div className="console">
+    <div className="console" ref={container}>
       <ConsoleNav current={section} stream={stream} />
       {page}
     </div>
