@@ -80,6 +80,8 @@ test('a 12-megapixel photo is compressed in a web worker, upright, above 600×60
   // The library's worker is a blob: script that importScripts() our own copy of the library.
   const workers = await page.evaluate(() => window.captureHarness.workerUrls);
   expect(workers.some((url) => url.startsWith('blob:'))).toBe(true);
+  // The pixel metrics run in our own worker, started once and reused.
+  expect(workers.filter((url) => /metrics-worker/.test(url))).toHaveLength(1);
   const served = server.requests.slice(before);
   expect(served.some((path) => /\/assets\/browser-image-compression[^/]*\.js$/.test(path))).toBe(true);
 });
