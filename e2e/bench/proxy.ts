@@ -15,6 +15,7 @@ const BIG_BYTES = 50 * 1024 * 1024;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const CLIENTS = 20;
 const SMALL_PER_CLIENT = Number(process.env.BENCH_SMALL_PER_CLIENT ?? 5);
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 100);
 
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -288,7 +289,11 @@ try {
       const cpuBefore = route === viaBff ? cpuMs(bff.pid!) : 0;
       await Promise.all(
         targets.map(async (target) => {
-          for (let i = 0; i < perClient; i++) latencies[key].push(await send(target, body));
+          for (let i = 0; i < perClient; i++) {
+            // Like people on phones, each client pauses between sends (random 0–2×THINK_MS); 0 = back to back.
+            if (THINK_MS) await sleep(Math.random() * 2 * THINK_MS);
+            latencies[key].push(await send(target, body));
+          }
         }),
       );
       if (route === viaBff) bffCpu[kind] = (bffCpu[kind] ?? 0) + cpuMs(bff.pid!) - cpuBefore;
@@ -302,7 +307,7 @@ try {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   console.log(
     `\nBFF proxy benchmark (${ROUNDS} rounds of ${fmt(mb)} MB each way; ${CLIENTS} concurrent clients for small send-inputs; ` +
-      `${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)})`,
+      `think time ${THINK_MS} ms; ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)})`,
   );
   console.log(
     `  50 MB upload, direct:        ${fmt(directMbps)} MB/s  (median ${fmt(median(times.direct), 0)} ms; ${times.direct.map((t) => t.toFixed(0)).join(', ')})`,
