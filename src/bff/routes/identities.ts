@@ -98,12 +98,18 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
           });
         } catch (error) {
           stopStreaming();
-          if (raw.destroyed && !raw.complete) return reply.hijack();
+          if (raw.destroyed && !raw.complete) {
+            request.log.info({ bytes: counter.bytes }, 'send-input: the browser stopped sending');
+            return reply.hijack();
+          }
           if (counter.failure?.statusCode === 413 && counter.failure.body.code === 'request.tooLarge') {
             void reply.header('connection', 'close');
             throw counter.failure;
           }
-          if (!(await discardRest(raw, counter.bytes))) return reply.hijack();
+          if (!(await discardRest(raw, counter.bytes))) {
+            request.log.info('send-input: connection closed after a refusal');
+            return reply.hijack();
+          }
           if (counter.failure) throw counter.failure;
           // The service cut the connection during the upload: its answer, if any, was lost with it.
           if (
@@ -139,7 +145,10 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
         const failure = res.statusCode === 401 ? tokenExpired() : await envelopeOf(res);
         if (res.statusCode === 401) await res.body.dump().catch(() => undefined);
         stopStreaming();
-        if (!(await discardRest(raw, counter.bytes))) return reply.hijack();
+        if (!(await discardRest(raw, counter.bytes))) {
+          request.log.info('send-input: connection closed after a refusal');
+          return reply.hijack();
+        }
         throw failure;
       },
     );
