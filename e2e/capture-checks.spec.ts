@@ -163,6 +163,7 @@ test('PDFs: a password-protected statement is detected and its password checked;
   page,
 }) => {
   await openHarness(page);
+  const before = server.requests.length;
   const password = loadSamples().find((s) => s.file === 'bank-statement-protected.pdf')!.password!;
   const protectedPath = '/samples/bank-statement-protected.pdf';
   expect(
@@ -197,7 +198,10 @@ test('PDFs: a password-protected statement is detected and its password checked;
     },
   );
   // pdf.js and its worker come from this app, not from a CDN.
-  expect(server.requests.some((path) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(path))).toBe(true);
+  // One pdf.js worker served every check above.
+  expect(
+    server.requests.slice(before).filter((path) => /\/assets\/pdf\.worker[^/]*\.mjs$/.test(path)),
+  ).toHaveLength(1);
 });
 
 test('sample videos are accepted with their length when the browser can read it', async ({ page }) => {

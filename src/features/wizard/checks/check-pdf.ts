@@ -17,16 +17,22 @@ type Opened =
   { ok: true; pageCount: number } | { ok: false; why: 'needPassword' | 'wrongPassword' | 'broken' };
 
 // pdf.js is large: it loads with the first PDF, and its worker is a file of this app (no CDN).
-async function pdfjs() {
-  const lib = await import('pdfjs-dist');
-  if (!lib.GlobalWorkerOptions.workerSrc) lib.GlobalWorkerOptions.workerSrc = pdfWorkerUrl;
-  return lib;
+// One worker serves every check, so a password retry does not start pdf.js again.
+let shared: Promise<{ lib: typeof import('pdfjs-dist'); worker: import('pdfjs-dist').PDFWorker }> | null =
+  null;
+function pdfjs() {
+  shared ??= import('pdfjs-dist').then((lib) => {
+    if (!lib.GlobalWorkerOptions.workerSrc) lib.GlobalWorkerOptions.workerSrc = pdfWorkerUrl;
+    return { lib, worker: new lib.PDFWorker() };
+  });
+  return shared;
 }
 
 async function open(file: Blob, password?: string): Promise<Opened> {
-  const { getDocument, PasswordResponses } = await pdfjs();
+  const { lib, worker } = await pdfjs();
   // pdf.js hands the buffer to its worker (detaching it), so each attempt reads its own copy.
-  const task = getDocument({
+  const task = lib.getDocument({
+    worker,
     data: await readBytes(file),
     password,
     isEvalSupported: false,
@@ -42,7 +48,7 @@ async function open(file: Blob, password?: string): Promise<Opened> {
     if (e.name === 'PasswordException') {
       return {
         ok: false,
-        why: e.code === PasswordResponses.INCORRECT_PASSWORD ? 'wrongPassword' : 'needPassword',
+        why: e.code === lib.PasswordResponses.INCORRECT_PASSWORD ? 'wrongPassword' : 'needPassword',
       };
     }
     return { ok: false, why: 'broken' };
