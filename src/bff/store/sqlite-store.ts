@@ -268,16 +268,26 @@ export class SqliteStore implements BffStore {
   ) {
     const existing = this.verificationRow(id);
     const at = now();
+    const json = JSON.stringify(v.data);
+    // Status polls fetch the same data again and again: nothing to write then.
+    if (
+      existing &&
+      existing.data === json &&
+      existing.status === v.status &&
+      (existing.identity !== null || v.identity === null)
+    ) {
+      return { summary: toSummary(existing), changed: false, created: false };
+    }
     if (existing) {
       this.sql(
         `UPDATE verifications SET data = ?, status = ?, identity = COALESCE(identity, ?), flow_name = COALESCE(?, flow_name),
            updated_at = ? WHERE id = ?`,
-      ).run(JSON.stringify(v.data), v.status, v.identity, v.flowName, at, id);
+      ).run(json, v.status, v.identity, v.flowName, at, id);
     } else {
       this.sql(
         `INSERT INTO verifications (id, identity, flow_id, flow_name, status, created_at, updated_at, data)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, v.identity, v.flowId, v.flowName, v.status, at, at, JSON.stringify(v.data));
+      ).run(id, v.identity, v.flowId, v.flowName, v.status, at, at, json);
     }
     return {
       summary: toSummary(this.verificationRow(id)!),
