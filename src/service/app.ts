@@ -75,6 +75,18 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await secured.register(creditCheckRoutes, { ctx });
   });
 
+  // Requests under way when the service stops may finish, but their keep-alive connections must
+  // not then hold the stop for keepAliveTimeout: they close as soon as they fall idle.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
   app.addHook('onReady', async () => {
     outbox.resume();
     lifecycle.resume();

@@ -157,6 +157,28 @@ describe('upload wait for a missing back side', () => {
   });
 });
 
+describe('restarts', () => {
+  it('finishes processing that a stop interrupted, and keeps the media', async () => {
+    const dataDir = tempDataDir();
+    let svc = await startService({ PROCESSING_STEP_MS: '400' }, dataDir);
+    const v = await createVerification(svc, 'global-passport');
+    await passportFlowInputs(svc, v.identity, 'AR');
+    const running = await waitForStatus(svc, v.id, ['running']);
+    expect(running.identity.status).toBe('running');
+    await svc.close();
+    svc = await startService({ PROCESSING_STEP_MS: '0' }, dataDir);
+    const done = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected']);
+    const photos = (done.documents as { photos: string[] }[]).flatMap((d) => d.photos);
+    expect(photos).toHaveLength(2);
+    for (const url of photos) {
+      const media = await fetch(url, { headers: svc.auth });
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+    await svc.close();
+  });
+});
+
 describe('verification data', () => {
   let svc: RunningService;
   beforeAll(async () => {
