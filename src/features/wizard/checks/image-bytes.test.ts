@@ -118,6 +118,51 @@ describe('stripJpegLocation', () => {
     expect(stripJpegLocation(original.subarray(0, 40))).toBeNull();
   });
 
+  it('handles big-endian (Motorola) EXIF as many phones write it', async () => {
+    // IFD0 at 8: Orientation=6 and the GPS pointer; GPS IFD at 38: LatitudeRef 'N', Latitude at 68.
+    const tiff = Buffer.alloc(92);
+    tiff.write('MM', 0, 'latin1');
+    tiff.writeUInt16BE(42, 2);
+    tiff.writeUInt32BE(8, 4);
+    tiff.writeUInt16BE(2, 8);
+    tiff.writeUInt16BE(0x0112, 10);
+    tiff.writeUInt16BE(3, 12);
+    tiff.writeUInt32BE(1, 14);
+    tiff.writeUInt16BE(6, 18);
+    tiff.writeUInt16BE(0x8825, 22);
+    tiff.writeUInt16BE(4, 24);
+    tiff.writeUInt32BE(1, 26);
+    tiff.writeUInt32BE(38, 30);
+    tiff.writeUInt32BE(0, 34);
+    tiff.writeUInt16BE(2, 38);
+    tiff.writeUInt16BE(0x0001, 40);
+    tiff.writeUInt16BE(2, 42);
+    tiff.writeUInt32BE(2, 44);
+    tiff.write('N', 48, 'latin1');
+    tiff.writeUInt16BE(0x0002, 52);
+    tiff.writeUInt16BE(5, 54);
+    tiff.writeUInt32BE(3, 56);
+    tiff.writeUInt32BE(68, 60);
+    tiff.writeUInt32BE(0, 64);
+    [40, 1, 26, 1, 4614, 100].forEach((v, i) => tiff.writeUInt32BE(v, 68 + i * 4));
+    const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+    const app1 = Buffer.concat([
+      Buffer.from([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]),
+      payload,
+    ]);
+    const plain = await sharp({ create: { width: 900, height: 700, channels: 3, background: '#48c' } })
+      .jpeg()
+      .toBuffer();
+    const original = Buffer.concat([plain.subarray(0, 2), app1, plain.subarray(2)]);
+    expect(hasLatitude(original)).toBe(true);
+    expect(readImageHeader(original)).toEqual({ format: 'jpeg', width: 700, height: 900, orientation: 6 });
+
+    const out = rebuilt(original, stripJpegLocation(original)!);
+    expect(hasLatitude(out)).toBe(false);
+    expect(readImageHeader(out)?.orientation).toBe(6);
+    expect((await sharp(out).metadata()).orientation).toBe(6);
+  });
+
   it('leaves a JPEG without location data as it is', async () => {
     const plain = await sharp({ create: { width: 640, height: 640, channels: 3, background: '#3a6' } })
       .jpeg()
