@@ -36,10 +36,4 @@ describe('main.ts', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
-
-  it('refuses to start in production on development secrets', async () => {
-    const { exited, output } = run({ NODE_ENV: 'production', DATA_DIR: tempDataDir() });
-    expect(await exited).not.toBe(0);
-    expect(output()).toMatch(/must be set to a non-default value/);
-  });
 });
