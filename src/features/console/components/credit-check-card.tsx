@@ -15,19 +15,19 @@ function requestLine(record: CreditCheckRecord): string {
 
 export function CreditCheckCard({
   record,
-  headingLevel = 3,
+  folded = false,
 }: {
   record: CreditCheckRecord;
-  headingLevel?: 2 | 3;
+  /** Older checks keep their result behind a disclosure, so the list stays scannable. */
+  folded?: boolean;
 }) {
   const { t, i18n } = useTranslation('console');
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const headingId = `credit-check-${record.id}-${headingLevel}`;
+  const headingId = `credit-check-${record.id}`;
   return (
     <article className={`card credit-check credit-${record.status}`} aria-labelledby={headingId}>
-      <Heading id={headingId}>
+      <h3 id={headingId}>
         {t(`creditChecks.country.${record.country}`)}: {requestLine(record)}
-      </Heading>
+      </h3>
       <p>
         <span className={`badge badge-credit-${record.status}`}>
           {t(`creditChecks.status.${record.status}`)}
@@ -44,12 +44,18 @@ export function CreditCheckCard({
           {t('creditChecks.error')}: {record.error}
         </p>
       )}
-      {record.result && (
-        <div className="result">
-          <h4>{t('creditChecks.result')}</h4>
-          <KeyValueList data={record.result} />
-        </div>
-      )}
+      {record.result &&
+        (folded ? (
+          <details className="result">
+            <summary>{t('creditChecks.result')}</summary>
+            <KeyValueList data={record.result} />
+          </details>
+        ) : (
+          <div className="result">
+            <h4>{t('creditChecks.result')}</h4>
+            <KeyValueList data={record.result} />
+          </div>
+        ))}
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { columnsOf, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
+import { columnsOf, formatDateTime, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
 
 /** "unknown" for a value the service left empty: an empty cell reads as a bug. */
 export function Unknown() {
@@ -40,14 +40,17 @@ function isPrimitive(value: unknown) {
 }
 
 /** Any JSON value, readably: text, yes/no, media, lists, tables of records, nested definition lists. */
+const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 export function ValueView({ name, value }: { name: string; value: unknown }) {
-  const { t } = useTranslation('console');
+  const { t, i18n } = useTranslation('console');
   if (value === null || value === undefined || value === '') return <Unknown />;
   if (typeof value === 'boolean') return <>{value ? t('common.yes') : t('common.no')}</>;
   if (typeof value === 'number') return <>{String(value)}</>;
   if (typeof value === 'string') {
     if (isMediaUrl(value))
       return <MediaView src={value} label={humanizeKey(name)} video={isVideoKey(name)} />;
+    if (isoDateTime.test(value)) return <time dateTime={value}>{formatDateTime(value, i18n.language)}</time>;
     return <>{value}</>;
   }
   if (Array.isArray(value)) {

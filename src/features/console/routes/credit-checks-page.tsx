@@ -30,20 +30,23 @@ export function CreditChecksPage() {
       <div className="credit-forms">
         <div className="card">
           <ArCreditCheckForm onCreated={setArId} />
-          <LatestResult id={arId} label={t('creditChecks.ar.latest')} />
         </div>
         <div className="card">
           <BrCreditCheckForm onCreated={setBrId} />
-          <LatestResult id={brId} label={t('creditChecks.br.latest')} />
         </div>
       </div>
-      <section aria-labelledby="credit-history">
+      {/* Full width below the forms: results hold nested lists and tables that need the room. */}
+      <div className="latest-results">
+        <LatestResult id={arId} label={t('creditChecks.ar.latest')} />
+        <LatestResult id={brId} label={t('creditChecks.br.latest')} />
+      </div>
+      <section aria-labelledby="credit-history" className="credit-history">
         <h2 id="credit-history">{t('creditChecks.history')}</h2>
         {checks.isPending && <Loading />}
         {checks.isError && <LoadError error={checks.error} onRetry={() => void checks.refetch()} />}
         {checks.data && history.length === 0 && <p>{t('creditChecks.empty')}</p>}
         {history.map((record) => (
-          <CreditCheckCard key={record.id} record={record} />
+          <CreditCheckCard key={record.id} record={record} folded />
         ))}
       </section>
     </section>
