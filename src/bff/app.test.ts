@@ -79,7 +79,8 @@ describe('the BFF on its own', () => {
       type: 'SystemError',
     });
     const health = await fetch(`${url}${bffPaths.health}`);
-    expect(await health.json()).toEqual({ ok: true, upstream: 'unavailable' });
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable' });
   });
 
   it('rate-limits the public API per client (RATE_LIMIT_MAX) with a 429 envelope, not the SPA', async () => {

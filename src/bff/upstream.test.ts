@@ -93,7 +93,7 @@ describe('the service connection', () => {
         });
       }
       expect(await (await browser.fetch(bffPaths.health)).json()).toEqual({
-        ok: true,
+        ok: false,
         upstream: 'unavailable',
       });
     } finally {

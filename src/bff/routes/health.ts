@@ -2,9 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { BffDeps } from '../deps';
 import { BffHttpError } from '../errors';
 
-/** Liveness of the BFF (always 200 while it runs) and whether the service answers. */
+/**
+ * Readiness: 200 `{ok: true, upstream: 'ok'}` when the service answers with our credentials,
+ * otherwise 503 `{ok: false, upstream: 'unavailable' | 'error'}`, so that whoever waits for the
+ * product (Playwright's webServer, a load balancer) waits for both processes.
+ */
 export function healthRoutes(app: FastifyInstance, { upstream }: BffDeps) {
-  app.get('/api/health', async (request) => {
+  app.get('/api/health', async (request, reply) => {
     let status: 'ok' | 'unavailable' | 'error' = 'ok';
     try {
       const res = await upstream.call({
@@ -19,6 +23,6 @@ export function healthRoutes(app: FastifyInstance, { upstream }: BffDeps) {
       status =
         error instanceof BffHttpError && error.body.code === 'upstream.unavailable' ? 'unavailable' : 'error';
     }
-    return { ok: true, upstream: status };
+    return reply.code(status === 'ok' ? 200 : 503).send({ ok: status === 'ok', upstream: status });
   });
 }
