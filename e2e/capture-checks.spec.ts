@@ -283,3 +283,14 @@ test('a refused camera and a missing camera are reported as such', async ({ play
     }
   }
 });
+
+test('the camera speaks Spanish and Portuguese too', async ({ page }) => {
+  await openHarness(page);
+  await page.evaluate(() => window.captureHarness.setLanguage('es'));
+  await page.evaluate(() => window.captureHarness.mountCamera('user', 'face'));
+  await expect(page.getByRole('region', { name: 'Cámara' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Tomar foto' })).toBeEnabled();
+  await page.evaluate(() => window.captureHarness.setLanguage('pt'));
+  await expect(page.getByRole('button', { name: 'Tirar foto' })).toBeVisible();
+  await expect(page.getByText('Posicione o rosto dentro do oval')).toBeVisible();
+});
