@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '@/shared/error-codes';
 import { loadFlows } from './flows';
@@ -155,6 +156,16 @@ describe('every error code of send-input through the real API', () => {
     expect(none.error?.code).toBe('bankDocument.passwordRequired');
     const wrong = await send(protectedStatement, { password: 'not-the-password' });
     expect(wrong.error?.code).toBe('bankDocument.passwordFailed');
+    const right = await send(protectedStatement);
+    expect(right.result).toBe(true);
+    // The password is neither echoed back nor kept.
+    expect(JSON.stringify(right)).not.toContain(protectedStatement.password);
+    expect(JSON.stringify(wrong)).not.toContain('not-the-password');
+    for (const file of fs.readdirSync(svc.dataDir).filter((f) => f.startsWith('service.sqlite'))) {
+      expect(fs.readFileSync(path.join(svc.dataDir, file)).includes(protectedStatement.password!)).toBe(
+        false,
+      );
+    }
     produced.add('bankDocument.passwordRequired').add('bankDocument.passwordFailed');
   });
 

@@ -60,6 +60,13 @@ interface Write {
   file: UploadedFile | null;
 }
 
+/** A descriptor's data as answered and kept: a statement's password is neither echoed nor stored. */
+function publicData(d: InputDescriptor) {
+  if (d.inputType !== 'financial-information-bank-statement-parsing-request') return d.data;
+  const { password: _password, ...data } = d.data;
+  return data;
+}
+
 function parseDescriptors(text: string | null): InputDescriptor[] {
   if (text === null) throw integrationError('the inputs field is missing', 'invalid_inputs');
   let raw: unknown;
@@ -175,7 +182,7 @@ export async function sendInput(
         const slot = slots[i];
         const fail = (code: ErrorCode, message?: string): InputResult => ({
           result: false,
-          data: d.data,
+          data: publicData(d),
           error: { type: errorTypeOf(code), code, message: message ?? errorMessages[code] },
         });
         const blocked = [...state.entries()].some(
@@ -228,7 +235,9 @@ export async function sendInput(
           facts: outcome.facts,
           file: outcome.code ? null : file,
         });
-        results.push(outcome.code ? fail(outcome.code, outcome.message) : { result: true, data: d.data });
+        results.push(
+          outcome.code ? fail(outcome.code, outcome.message) : { result: true, data: publicData(d) },
+        );
       }
       await commit(ctx, v, writes, adopted, request.ip);
       lifecycle.afterInputs(v.id);
@@ -288,7 +297,7 @@ async function commit(
         w.descriptor.inputType,
         w.code ? 'failed' : 'accepted',
         w.code,
-        JSON.stringify(w.descriptor),
+        JSON.stringify({ ...w.descriptor, data: publicData(w.descriptor) }),
         mediaId,
         JSON.stringify(w.facts ?? {}),
         now,
