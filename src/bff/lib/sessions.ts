@@ -7,12 +7,29 @@ export const SESSION_COOKIE = 'idv_session';
 export const STAFF_COOKIE = 'idv_staff';
 export const STAFF_SESSION_MS = 8 * 60 * 60 * 1000;
 
+// Checking a signature costs an HMAC on every request of a session; the answer never changes for
+// the same cookie value and key, so it is remembered per app (each has its own key), in a map that
+// is emptied when it gets big.
+const verifiedByApp = new WeakMap<object, Map<string, string | null>>();
+
 /** The value of a signed cookie, or null when it is missing or its signature is wrong. */
 export function signedCookie(request: FastifyRequest, name: string): string | null {
   const raw = request.cookies[name];
   if (!raw) return null;
-  const unsigned = request.unsignCookie(raw);
-  return unsigned.valid && unsigned.value ? unsigned.value : null;
+  let verified = verifiedByApp.get(request.server);
+  if (!verified) {
+    verified = new Map();
+    verifiedByApp.set(request.server, verified);
+  }
+  const key = `${name}=${raw}`;
+  let value = verified.get(key);
+  if (value === undefined) {
+    const unsigned = request.unsignCookie(raw);
+    value = unsigned.valid && unsigned.value ? unsigned.value : null;
+    if (verified.size >= 10_000) verified.clear();
+    verified.set(key, value);
+  }
+  return value;
 }
 
 export function captureSessionId(request: FastifyRequest) {
