@@ -34,6 +34,7 @@ test('a wrong password is turned away; the right one opens the console until log
   // Moving between console pages brings the reader to the new page's heading.
   await staff.goTo('Credit checks');
   await expect(page.getByRole('heading', { level: 1, name: 'Credit checks' })).toBeFocused();
+  await expect(page).toHaveTitle('Credit checks · Staff console');
   // The session survives a reload (HttpOnly cookie), and ends with logout.
   await page.reload();
   await expect(staff.nav()).toBeVisible();

@@ -55,6 +55,8 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
 });
 
 test('a demo started from the console shows up live and reads well', async ({ page, context }) => {
+  // Two tabs, a wizard run with in-browser image checks and three axe scans: room for a loaded CI machine.
+  test.setTimeout(120_000);
   const staff = new ConsolePage(page);
   await staff.openLoggedIn('/console/flows');
 

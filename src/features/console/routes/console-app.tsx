@@ -7,6 +7,7 @@ import { matchPath, useLocation } from '@/lib/router';
 import { consoleKeys } from '../api/staff-api';
 import { ConsoleNav, type Section } from '../components/console-nav';
 import { LoadError, Loading } from '../components/query-state';
+import { useDocumentTitle } from '../hooks/use-document-title';
 import { useSession } from '../hooks/use-session';
 import { useStaffEvents } from '../hooks/use-staff-events';
 import en from '../locales/en.json';
@@ -62,6 +63,12 @@ function useLogoutOnUnauthorized() {
   );
 }
 
+const sectionTitles: Record<Section, string> = {
+  flows: 'nav.flows',
+  verifications: 'nav.verifications',
+  'credit-checks': 'nav.creditChecks',
+};
+
 function ConsoleShell() {
   const { t } = useTranslation('console');
   const location = useLocation();
@@ -97,6 +104,9 @@ function ConsoleShell() {
   } else {
     page = <p role="alert">{t('common.notFound')}</p>;
   }
+
+  const title = section ? t(sectionTitles[section]) : t('common.notFound');
+  useDocumentTitle(`${title} · ${t('nav.label')}`);
 
   return (
     <div className="console" ref={container}>

@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
+import { useDocumentTitle } from '../hooks/use-document-title';
 import { useLogin } from '../hooks/use-session';
 
 export function LoginPage() {
   const { t } = useTranslation('console');
   const login = useLogin();
+  useDocumentTitle(`${t('login.title')} · ${t('nav.label')}`);
   const [password, setPassword] = useState('');
   const [empty, setEmpty] = useState(false);
   const passwordId = useId();
