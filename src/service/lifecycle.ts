@@ -30,6 +30,13 @@ export class Lifecycle {
 
   constructor(private readonly ctx: ServiceContext) {}
 
+  /** Work started by a timer or after a response: a failure is logged, never an unhandled rejection. */
+  private background(work: Promise<unknown>) {
+    work.catch((error: unknown) => {
+      if (!this.closed) this.ctx.log.error({ err: error }, 'background verification work failed');
+    });
+  }
+
   /** Runs fn with no other send-input or state change of the same identity in between. */
   async withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(identity) ?? Promise.resolve();
@@ -151,10 +158,8 @@ export class Lifecycle {
     const plan = this.ctx.plans.get(v.flow_id)!;
     const state = this.completion(plan, v, getInputs(this.ctx, v.identity));
     if (state === 'waiting' && v.wait_until !== null) {
-      this.timers.set(
-        `wait:${v.id}`,
-        v.wait_until,
-        () => void this.withLock(v.identity, async () => this.evaluate(v.id)),
+      this.timers.set(`wait:${v.id}`, v.wait_until, () =>
+        this.background(this.withLock(v.identity, async () => this.evaluate(v.id))),
       );
     }
     if (state !== 'complete') return;
@@ -165,7 +170,7 @@ export class Lifecycle {
       this.event(v, 'verification_inputs_completed');
     })();
     this.ctx.outbox.resume();
-    void this.process(v.id);
+    this.background(this.process(v.id));
   }
 
   async skipWait(v: VerificationRow) {
@@ -180,16 +185,18 @@ export class Lifecycle {
   private expire(id: string) {
     const v = getVerification(this.ctx, id);
     if (!v || v.status !== 'pending' || v.expired) return;
-    void this.withLock(v.identity, async () => {
-      const current = getVerification(this.ctx, id)!;
-      if (current.status !== 'pending' || current.expired) return;
-      this.ctx.db.transaction(() => {
-        this.touch(id, { expired: 1 });
-        this.event(current, 'verification_expired');
-      })();
-      this.timers.clear(`wait:${id}`);
-      this.ctx.outbox.resume();
-    });
+    this.background(
+      this.withLock(v.identity, async () => {
+        const current = getVerification(this.ctx, id)!;
+        if (current.status !== 'pending' || current.expired) return;
+        this.ctx.db.transaction(() => {
+          this.touch(id, { expired: 1 });
+          this.event(current, 'verification_expired');
+        })();
+        this.timers.clear(`wait:${id}`);
+        this.ctx.outbox.resume();
+      }),
+    );
   }
 
   /** Reveals the results step by step (PROCESSING_STEP_MS apart), each with a step_completed event. */
@@ -259,11 +266,11 @@ export class Lifecycle {
     for (const v of rows) {
       if (!this.ctx.plans.has(v.flow_id)) continue;
       if (v.status === 'running') {
-        void this.process(v.id);
+        this.background(this.process(v.id));
         continue;
       }
       if (v.expires_at !== null) this.timers.set(`expire:${v.id}`, v.expires_at, () => this.expire(v.id));
-      void this.withLock(v.identity, async () => this.evaluate(v.id));
+      this.background(this.withLock(v.identity, async () => this.evaluate(v.id)));
     }
   }
 
