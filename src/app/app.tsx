@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from '@/lib/link';
 import { matchPath, useLocation } from '@/lib/router';
 import { LanguageSwitcher } from './components/language-switcher';
 
@@ -28,9 +29,9 @@ export function App() {
         {t('skipToContent')}
       </a>
       <header className="app-header">
-        <a className="app-name" href="/">
+        <Link className="app-name" href="/">
           {t('appName')}
-        </a>
+        </Link>
         <LanguageSwitcher />
       </header>
       <main id="main" tabIndex={-1}>

@@ -100,7 +100,9 @@ export function CaptureField({ label, accept, checkKind, camera, otherSide, valu
 
   return (
     <section className="capture-field" aria-label={label}>
-      <h2 className="capture-title">{label}</h2>
+      <h2 className="capture-title" tabIndex={-1}>
+        {label}
+      </h2>
       {value && (
         <div className="capture-current">
           <FilePreview file={value} getBlob={getBlob} label={t('capture.current', { label })} />

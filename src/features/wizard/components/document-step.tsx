@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
 import { countryName } from '../lib/display-names';
+import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import type { DocumentCapture } from '../lib/wizard-model';
 import { CaptureField } from './capture-field';
 import { ProblemMessage } from './problem-message';
@@ -38,6 +39,7 @@ export function DocumentStep({
   const regionsOf = (c: string) => spec.regions[c] ?? [];
   const [region, setRegion] = useState(current?.region ?? regionsOf(country)[0] ?? '');
 
+  const container = useFocusOnChange<HTMLDivElement>(screen);
   const typeName = t(`documentTypes.${type}`);
   const sides = documentSides(type, country);
 
@@ -60,68 +62,70 @@ export function DocumentStep({
   if (screen === 'choose') {
     const regions = regionsOf(country);
     return (
-      <form onSubmit={choose} className="stack">
-        <h2>{t('document.chooseTitle')}</h2>
-        {spec.types.length > 1 ? (
-          <fieldset>
-            <legend>{t('document.type')}</legend>
-            {spec.types.map((option) => (
-              <label key={option} className="choice">
-                <input
-                  type="radio"
-                  name={`type-${group}`}
-                  value={option}
-                  checked={type === option}
-                  onChange={() => setType(option)}
-                />
-                {t(`documentTypes.${option}`)}
-              </label>
-            ))}
-          </fieldset>
-        ) : (
-          <p>
-            {t('document.type')}: <strong>{typeName}</strong>
-          </p>
-        )}
-        {spec.countries.length > 1 ? (
-          <div className="field">
-            <label htmlFor={countryId}>{t('document.country')}</label>
-            <select
-              id={countryId}
-              value={country}
-              onChange={(event) => {
-                setCountry(event.target.value);
-                setRegion(regionsOf(event.target.value)[0] ?? '');
-              }}
-            >
-              {spec.countries.map((c) => (
-                <option key={c} value={c}>
-                  {countryName(c, i18n.language)}
-                </option>
+      <div ref={container}>
+        <form onSubmit={choose} className="stack">
+          <h2 tabIndex={-1}>{t('document.chooseTitle')}</h2>
+          {spec.types.length > 1 ? (
+            <fieldset>
+              <legend>{t('document.type')}</legend>
+              {spec.types.map((option) => (
+                <label key={option} className="choice">
+                  <input
+                    type="radio"
+                    name={`type-${group}`}
+                    value={option}
+                    checked={type === option}
+                    onChange={() => setType(option)}
+                  />
+                  {t(`documentTypes.${option}`)}
+                </label>
               ))}
-            </select>
+            </fieldset>
+          ) : (
+            <p>
+              {t('document.type')}: <strong>{typeName}</strong>
+            </p>
+          )}
+          {spec.countries.length > 1 ? (
+            <div className="field">
+              <label htmlFor={countryId}>{t('document.country')}</label>
+              <select
+                id={countryId}
+                value={country}
+                onChange={(event) => {
+                  setCountry(event.target.value);
+                  setRegion(regionsOf(event.target.value)[0] ?? '');
+                }}
+              >
+                {spec.countries.map((c) => (
+                  <option key={c} value={c}>
+                    {countryName(c, i18n.language)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <p>
+              {t('document.country')}: <strong>{countryName(country, i18n.language)}</strong>
+            </p>
+          )}
+          {regions.length > 0 && (
+            <div className="field">
+              <label htmlFor={regionId}>{t('document.region')}</label>
+              <select id={regionId} value={region} onChange={(event) => setRegion(event.target.value)}>
+                {regions.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div className="actions">
+            <button type="submit">{t('actions.continue')}</button>
           </div>
-        ) : (
-          <p>
-            {t('document.country')}: <strong>{countryName(country, i18n.language)}</strong>
-          </p>
-        )}
-        {regions.length > 0 && (
-          <div className="field">
-            <label htmlFor={regionId}>{t('document.region')}</label>
-            <select id={regionId} value={region} onChange={(event) => setRegion(event.target.value)}>
-              {regions.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        <div className="actions">
-          <button type="submit">{t('actions.continue')}</button>
-        </div>
-      </form>
+        </form>
+      </div>
     );
   }
 
@@ -140,7 +144,7 @@ export function DocumentStep({
 
   if (screen === 'front') {
     return (
-      <div className="stack">
+      <div className="stack" ref={container}>
         {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
         <p className="muted">{t('document.frontHint', { document: docName })}</p>
         <CaptureField
@@ -174,7 +178,7 @@ export function DocumentStep({
   }
 
   return (
-    <div className="stack">
+    <div className="stack" ref={container}>
       {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
       <p className="muted">{t('document.backHint', { document: docName })}</p>
       <CaptureField

@@ -11,6 +11,8 @@ type Props = {
   update: (change: (state: WizardState, steps: WizardStep[]) => WizardState) => void;
 };
 
+const passwordCodes = new Set<string>(['bankDocument.passwordRequired', 'bankDocument.passwordFailed']);
+
 /** Each failed input with what went wrong, what to do, and a button back to exactly that capture. */
 export function FailuresScreen({ steps, state, update }: Props) {
   const { t } = useTranslation('wizard');
@@ -47,7 +49,11 @@ export function FailuresScreen({ steps, state, update }: Props) {
                     ...s,
                     screen: 'steps',
                     stepIndex: input.stepIndex,
-                    retake: { inputId: input.id, code: outcome.error.code },
+                    retake: {
+                      inputId: input.id,
+                      code: outcome.error.code,
+                      fileKey: passwordCodes.has(outcome.error.code) ? undefined : input.file?.stored.key,
+                    },
                   }))
                 }
               >

@@ -8,6 +8,7 @@ import {
   pendingInputs,
   planInputs,
   uploadNameOf,
+  withoutPart,
   type Capture,
   type StoredFile,
 } from './wizard-model';
@@ -169,5 +170,18 @@ describe('planInputs', () => {
   it('names uploads from the type, never from a person-given name', () => {
     expect(uploadNameOf('selfie', file('k', 'image/png', '../../etc/passwd'))).toBe('selfie.png');
     expect(uploadNameOf('video', file('k', '', 'clip.MOV'))).toBe('video.mov');
+  });
+});
+
+describe('withoutPart', () => {
+  it('hides the refused file during a retake, not the new one, and keeps a statement for a password retake', () => {
+    const doc = captures['document-0'];
+    expect(withoutPart(doc, 'back', 'b0')).toMatchObject({ front: { key: 'f0' }, back: undefined });
+    expect(withoutPart({ ...doc, back: file('b1') } as Capture, 'back', 'b0')).toMatchObject({
+      back: { key: 'b1' },
+    });
+    const bank = captures.bank;
+    expect(withoutPart(bank, 'file', undefined)).toMatchObject({ file: { key: 's' } });
+    expect(withoutPart(bank, 'file', 's')).toMatchObject({ file: undefined });
   });
 });

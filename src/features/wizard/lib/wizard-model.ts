@@ -80,7 +80,7 @@ export interface WizardState {
   captures: Record<string, Capture>;
   results: Record<string, InputOutcome>;
   /** The input being retaken, when the person came from the failures screen. */
-  retake?: { inputId: string; code: ErrorCode };
+  retake?: { inputId: string; code: ErrorCode; fileKey?: string };
   skippedUploadWait?: boolean;
 }
 
@@ -273,4 +273,33 @@ export function failuresToRetake(planned: PlannedInput[], results: Record<string
     const outcome = results[input.id];
     return outcome?.state === 'failed' && outcome.error.code !== 'documentPhoto.FirstInputNotProcessed';
   });
+}
+
+/**
+ * The capture as a retake shows it: without the refused file (`fileKey`), so the screen asks for
+ * a new one and cannot move on with it; once a new file is captured it shows as usual. A wrong
+ * or missing PDF password keeps the file (the password field asks again).
+ */
+export function withoutPart(
+  capture: Capture | undefined,
+  part: InputPart,
+  fileKey: string | undefined,
+): Capture | undefined {
+  if (!capture || !fileKey) return capture;
+  const drop = (stored: StoredFile | undefined) => (stored?.key === fileKey ? undefined : stored);
+  switch (capture.kind) {
+    case 'document':
+      return part === 'front' || part === 'back' ? { ...capture, [part]: drop(capture[part]) } : capture;
+    case 'biometric':
+      return { ...capture, file: drop(capture.file) };
+    case 'custom-document':
+      if (part === 'multi') return { ...capture, pdf: drop(capture.pdf) };
+      return part === 'front' || part === 'back' ? { ...capture, [part]: drop(capture[part]) } : capture;
+    case 'bank':
+      return drop(capture.file)
+        ? capture
+        : { ...capture, file: undefined, encrypted: undefined, password: undefined };
+    case 'custom-fields':
+      return capture;
+  }
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { navigate } from '@/lib/router';
+import { Link } from '@/lib/link';
 import type { FlowSummary } from '@/shared/flow';
 import '../lib/translations';
 import { getFlows } from '../api/wizard-api';
@@ -46,18 +46,13 @@ export default function FlowListPage() {
           {flows.map((flow) => (
             <li key={flow.id}>
               <span className="flow-name">{flow.name}</span>
-              <a
+              <Link
                 className="button"
                 href={`/verify/${encodeURIComponent(flow.id)}`}
                 aria-label={t('flows.startFlow', { flow: flow.name })}
-                onClick={(event) => {
-                  if (event.metaKey || event.ctrlKey || event.shiftKey) return;
-                  event.preventDefault();
-                  navigate(`/verify/${encodeURIComponent(flow.id)}`);
-                }}
               >
                 {t('flows.start')}
-              </a>
+              </Link>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from '@/lib/link';
 import '../lib/translations';
 import { BankStep } from '../components/bank-step';
 import { BiometricStep } from '../components/biometric-step';
@@ -11,7 +12,7 @@ import { ReviewScreen } from '../components/review-screen';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
-import { planInputs, type WizardState } from '../lib/wizard-model';
+import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
 
 const CustomFieldsStep = lazy(() => import('../components/custom-fields-step'));
 
@@ -23,7 +24,9 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
   const retake =
     state.retake && retakeInput ? { part: retakeInput.part, code: state.retake.code } : undefined;
   const common = {
-    capture: state.captures[step.key],
+    capture: retake
+      ? withoutPart(state.captures[step.key], retake.part, state.retake?.fileKey)
+      : state.captures[step.key],
     retake,
     storeFile: wizard.storeFile,
     getBlob: wizard.getBlob,
@@ -77,9 +80,9 @@ export default function WizardPage({ flowId }: { flowId: string }) {
       <div className="stack">
         <h1>{notFound ? t('flowNotFound') : t('startFailed')}</h1>
         <p role="alert">{notFound ? t('flowNotFoundHint') : t('startFailedHint')}</p>
-        <a href="/" className="button secondary">
+        <Link href="/" className="button secondary">
           {t('backToFlows')}
-        </a>
+        </Link>
       </div>
     );
   }
