@@ -60,6 +60,20 @@ interface Write {
   file: UploadedFile | null;
 }
 
+/** A check that never ends must not hold the identity's lock (and the client) forever. */
+const CHECK_TIMEOUT_MS = 60_000;
+async function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`check took over ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A descriptor's data as answered and kept: a statement's password is neither echoed nor stored. */
 function publicData(d: InputDescriptor) {
   if (d.inputType !== 'financial-information-bank-statement-parsing-request') return d.data;
@@ -212,7 +226,9 @@ export async function sendInput(
                   : documentSlotKey(slot.group, 'front');
             const other = otherKey ? state.get(otherKey) : undefined;
             try {
-              outcome = await runCheck(plan, d, file, other?.status === 'accepted' ? other.facts : undefined);
+              outcome = await withTimeout(
+                runCheck(plan, d, file, other?.status === 'accepted' ? other.facts : undefined),
+              );
             } catch (error) {
               request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
               outcome = {
