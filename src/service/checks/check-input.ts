@@ -1,12 +1,12 @@
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
-import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE } from '@/shared/image-metrics';
+import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { readPdf417 } from './barcode';
 import { parseStatement } from './bank-statement';
 import { barcodeImage, measureImage, readImageHeader } from './image';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
-import { closePdf, editTrace, openPdf, pdfLines } from './pdf';
+import { closePdf, editTrace, openPdf, pdfLines, type PdfInfo } from './pdf';
 import type { CheckOutcome, InputFacts, Person, StoredFile } from './types';
 import { checkContainer } from './video';
 
@@ -99,49 +99,84 @@ async function guarded(onError: ErrorCode, run: (facts: InputFacts) => Promise<C
   }
 }
 
-async function imageBasics(
+interface PhotoCheck {
+  /** Code for bytes that are not a usable JPEG or PNG photo. */
+  unusable: ErrorCode;
+  /** Message when the file is not a JPEG or PNG at all. */
+  notAPhoto: string;
+  /** Code for a photo with a side under MIN_IMAGE_SIDE. */
+  small: ErrorCode;
+  family: (code: ErrorCode) => boolean;
+  /** Facts recorded once the size passes, before the markers. */
+  sized?: InputFacts;
+}
+
+/**
+ * The steps every photo input takes, in order: format, header and size, markers, pixel metrics,
+ * then the marker's code. The metrics are recorded even when a marker decides, so verification data
+ * shows them. Returns the outcome that ends the check, or the metrics for the input's own rules.
+ */
+async function checkPhoto(
   file: StoredFile,
   facts: InputFacts,
-  badImage: ErrorCode,
-  small: ErrorCode,
-): Promise<{ outcome: CheckOutcome } | { markers: Markers }> {
+  photo: PhotoCheck,
+): Promise<{ outcome: CheckOutcome } | { metrics: ImageMetrics }> {
+  if (file.format !== 'jpeg' && file.format !== 'png') {
+    return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };
+  }
   const header = await readImageHeader(file.path);
-  if (!header.ok) return { outcome: fail(badImage, header.reason, facts) };
+  if (!header.ok) return { outcome: fail(photo.unusable, header.reason, facts) };
   facts.width = header.width;
   facts.height = header.height;
   if (header.width < MIN_IMAGE_SIDE || header.height < MIN_IMAGE_SIDE) {
     return {
       outcome: fail(
-        small,
+        photo.small,
         `the image is ${header.width}×${header.height}; at least ${MIN_IMAGE_SIDE}×${MIN_IMAGE_SIDE} is needed`,
         facts,
       ),
     };
   }
-  return { markers: mergeMarkers(header.markers, await scanFileMarkers(file.path)) };
+  Object.assign(facts, photo.sized);
+  const markers = mergeMarkers(header.markers, await scanFileMarkers(file.path));
+  const scenario = applyMarkers(markers, photo.family, facts);
+
+  const measured = await measureImage(file.path);
+  if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
+  const { metrics } = measured;
+  facts.phash = metrics.phash;
+  facts.grayscale = metrics.grayscale;
+  facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
+  if (scenario) return { outcome: markerOutcome(scenario, facts) };
+  return { metrics };
+}
+
+/** Page count and markers of an opened PDF; the marker's outcome when it carries an accepted code. */
+async function pdfMarkerOutcome(
+  file: StoredFile,
+  info: PdfInfo,
+  family: (code: ErrorCode) => boolean,
+  facts: InputFacts,
+): Promise<CheckOutcome | undefined> {
+  facts.pageCount = info.pageCount;
+  const markers = mergeMarkers(
+    parseMarkers([info.keywords ?? '', info.subject ?? '']),
+    await scanFileMarkers(file.path),
+  );
+  const scenario = applyMarkers(markers, family, facts);
+  return scenario ? markerOutcome(scenario, facts) : undefined;
 }
 
 export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
-    if (file.format !== 'jpeg' && file.format !== 'png') {
-      return fail('documentPhoto.unexpectedData', 'a document photo must be a JPEG or PNG image', facts);
-    }
-    const basics = await imageBasics(
-      file,
-      facts,
-      'documentPhoto.unexpectedData',
-      'documentPhoto.smallImageSize',
-    );
-    if ('outcome' in basics) return basics.outcome;
-    const scenario = applyMarkers(basics.markers, markerFamilies.document, facts);
-
-    const measured = await measureImage(file.path);
-    if (!measured.ok) return fail('documentPhoto.unexpectedData', measured.reason, facts);
-    const { metrics } = measured;
-    facts.phash = metrics.phash;
-    facts.grayscale = metrics.grayscale;
-    facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
-    if (scenario) return markerOutcome(scenario, facts);
+    const photo = await checkPhoto(file, facts, {
+      unusable: 'documentPhoto.unexpectedData',
+      notAPhoto: 'a document photo must be a JPEG or PNG image',
+      small: 'documentPhoto.smallImageSize',
+      family: markerFamilies.document,
+    });
+    if ('outcome' in photo) return photo.outcome;
+    const { metrics } = photo;
 
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
@@ -173,24 +208,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
 
 export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
   return guarded('selfiePhoto.validationError', async (facts) => {
-    if (file.format !== 'jpeg' && file.format !== 'png') {
-      return fail('selfiePhoto.validationError', 'a selfie must be a JPEG or PNG image', facts);
-    }
-    const basics = await imageBasics(
-      file,
-      facts,
-      'selfiePhoto.validationError',
-      'selfiePhoto.validationError',
-    );
-    if ('outcome' in basics) return basics.outcome;
-    const scenario = applyMarkers(basics.markers, markerFamilies.selfie, facts);
-    const measured = await measureImage(file.path);
-    if (!measured.ok) return fail('selfiePhoto.validationError', measured.reason, facts);
-    facts.phash = measured.metrics.phash;
-    facts.grayscale = measured.metrics.grayscale;
-    facts.blurScore = Math.round(measured.metrics.blurScore * 10) / 10;
-    if (scenario) return markerOutcome(scenario, facts);
-    return pass(facts);
+    const photo = await checkPhoto(file, facts, {
+      unusable: 'selfiePhoto.validationError',
+      notAPhoto: 'a selfie must be a JPEG or PNG image',
+      small: 'selfiePhoto.validationError',
+      family: markerFamilies.selfie,
+    });
+    return 'outcome' in photo ? photo.outcome : pass(facts);
   });
 }
 
@@ -212,13 +236,8 @@ export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext
       const opened = await openPdf(file.path);
       if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
       try {
-        facts.pageCount = opened.info.pageCount;
-        const markers = mergeMarkers(
-          parseMarkers([opened.info.keywords ?? '', opened.info.subject ?? '']),
-          await scanFileMarkers(file.path),
-        );
-        const scenario = applyMarkers(markers, markerFamilies.custom, facts);
-        if (scenario) return markerOutcome(scenario, facts);
+        const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts);
+        if (marked) return marked;
         if (opened.info.pageCount > 1 && !ctx.multiPageAllowed) {
           return fail(
             'CustomDocumentPhoto.multiPageInputError',
@@ -233,25 +252,14 @@ export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext
         await closePdf(opened.doc);
       }
     }
-    if (file.format !== 'jpeg' && file.format !== 'png') {
-      return fail('documentPhoto.unexpectedData', 'a custom document must be an image or a PDF', facts);
-    }
-    const basics = await imageBasics(
-      file,
-      facts,
-      'documentPhoto.unexpectedData',
-      'documentPhoto.smallImageSize',
-    );
-    if ('outcome' in basics) return basics.outcome;
-    facts.pageCount = 1;
-    const scenario = applyMarkers(basics.markers, markerFamilies.custom, facts);
-    const measured = await measureImage(file.path);
-    if (!measured.ok) return fail('documentPhoto.unexpectedData', measured.reason, facts);
-    facts.phash = measured.metrics.phash;
-    facts.grayscale = measured.metrics.grayscale;
-    facts.blurScore = Math.round(measured.metrics.blurScore * 10) / 10;
-    if (scenario) return markerOutcome(scenario, facts);
-    return pass(facts);
+    const photo = await checkPhoto(file, facts, {
+      unusable: 'documentPhoto.unexpectedData',
+      notAPhoto: 'a custom document must be an image or a PDF',
+      small: 'documentPhoto.smallImageSize',
+      family: markerFamilies.custom,
+      sized: { pageCount: 1 },
+    });
+    return 'outcome' in photo ? photo.outcome : pass(facts);
   });
 }
 
@@ -274,13 +282,8 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       return fail('bankDocument.statementNotSupported', opened.message, facts);
     }
     try {
-      facts.pageCount = opened.info.pageCount;
-      const markers = mergeMarkers(
-        parseMarkers([opened.info.keywords ?? '', opened.info.subject ?? '']),
-        await scanFileMarkers(file.path),
-      );
-      const scenario = applyMarkers(markers, markerFamilies.bank, facts);
-      if (scenario) return markerOutcome(scenario, facts);
+      const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.bank, facts);
+      if (marked) return marked;
       const trace = editTrace(opened.info);
       if (trace) return fail('bankDocument.invalidMetadata', trace, facts);
       const parsed = parseStatement(await pdfLines(opened.doc));
