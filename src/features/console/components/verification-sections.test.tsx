@@ -13,6 +13,7 @@ import {
   EventsSection,
   StepsSection,
 } from './verification-sections';
+import { KeyValueList } from './value-view';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
@@ -164,8 +165,41 @@ describe('verification sections', () => {
     expect(html).toContain('<dt>Score</dt><dd>712</dd>');
     expect(html).toContain('<caption>Debts</caption>');
     expect(html).toContain('<dt>Synthetic</dt><dd>Yes</dd>');
+    const pending = render(
+      <CreditCheckCard record={{ ...record, status: 'pending', result: null, completedAt: null }} />,
+    );
+    expect(pending).toContain('Pending');
+    expect(pending).toContain('Waiting for the bureau');
+    const failed = render(
+      <CreditCheckCard record={{ ...record, status: 'failed', result: null, error: 'Bureau unreachable' }} />,
+    );
+    expect(failed).toContain('Failed');
+    expect(failed).toContain('Error: Bureau unreachable');
+    const folded = render(<CreditCheckCard record={record} folded />);
+    expect(folded).toContain('<details class="result"><summary>Result</summary>');
     await i18n.changeLanguage('es');
     expect(render(<CreditCheckCard record={record} />)).toContain('Brasil: CPF');
     await i18n.changeLanguage('en');
+  });
+});
+
+describe('value view', () => {
+  it('shows times, field-shaped records and media readably', () => {
+    const html = render(
+      <KeyValueList
+        data={{
+          checkedAt: '2026-01-02T03:04:05Z',
+          curp: { value: 'MUEM900215MDFSJR08', label: 'CURP' },
+          selfieMedia: '/api/staff/media/m1',
+          tags: ['a', null],
+          empty: [],
+        }}
+      />,
+    );
+    expect(html).toMatch(/<time dateTime="2026-01-02T03:04:05Z">[^<]*2026[^<]*<\/time>/);
+    expect(html).toContain('<dt>CURP</dt><dd>MUEM900215MDFSJR08</dd>');
+    expect(html).toContain('<img class="media" src="/api/staff/media/m1" alt="Selfie media"/>');
+    expect(html).toContain('<dd>a, unknown</dd>');
+    expect(html).toContain('<dt>Empty</dt><dd><span class="muted">None</span></dd>');
   });
 });
