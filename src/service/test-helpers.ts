@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { afterAll } from 'vitest';
 import { buildServiceApp } from './app';
 import { loadConfig, type ServiceConfig } from './config';
 import { signBody } from './outbox';
@@ -19,7 +20,18 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'idv-service-test-'));
+const createdDirs: string[] = [];
+// Restart tests reuse a data dir across services, so the dirs go when the test file is done
+// (a hook registered while the file's tests are collected).
+afterAll(() => {
+  for (const dir of createdDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-service-test-'));
+  createdDirs.push(dir);
+  return dir;
+}
 
 export async function startService(
   env: Record<string, string> = {},
