@@ -70,6 +70,7 @@ test.describe('wizard: happy paths', () => {
     await wizard.continue();
     await wizard.expectStep('Proof of address');
     await wizard.upload('custom-proof-of-address.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    await wizard.expectAccessible('custom document');
     await wizard.continue();
     await wizard.expectStep('Your details');
     await page.getByLabel('CURP').fill('not a curp');
@@ -146,8 +147,17 @@ test.describe('wizard: happy paths', () => {
     await password.fill('specimen-1234');
     await wizard.continue();
     await expect(page.getByText('No back side (the document has none).')).toBeVisible();
-    const response = await wizard.send();
-    expect(response.status()).toBe(201);
+    // The answer is held back a moment so that the upload's progress bar can be seen.
+    await page.route('**/send-input', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    const response = wizard.send();
+    const progress = page.getByRole('progressbar', { name: 'Upload progress' });
+    await expect(progress).toBeVisible();
+    await expect(progress).toHaveAttribute('aria-valuenow', /^\d+$/);
+    await wizard.expectAccessible('uploading');
+    expect((await response).status()).toBe(201);
     await wizard.expectDone();
     expect(skips.some((p) => p.endsWith('/skip-upload-wait'))).toBe(true);
     const { inputs } = await wizard.sentInputs(0);

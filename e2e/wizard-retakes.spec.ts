@@ -72,7 +72,11 @@ test.describe('wizard: retakes', () => {
     await wizard.send();
     await expect(page.getByText('No face could be seen in the video.')).toBeVisible();
     await wizard.button('Take again: Selfie video').click();
-    await wizard.upload('liveness.mp4', 'Upload a video file');
+    // This time recorded with the (fake) front camera: record, preview, use.
+    await wizard.button('Record with the camera').click();
+    await wizard.button('Start recording').click();
+    await wizard.button('Use this video').click({ timeout: 20_000 });
+    await expect(page.getByRole('figure')).toBeVisible({ timeout: 20_000 });
     await wizard.continue();
     await wizard.send();
     await expect(page.getByText('This document must be a single page.')).toBeVisible();
