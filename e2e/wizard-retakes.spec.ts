@@ -91,6 +91,10 @@ test.describe('wizard: retakes', () => {
       'custom-document-photo',
       'custom-fields',
     ]);
+    expect(rounds[0].files[0]).toEqual({
+      field: 'video',
+      filename: expect.stringMatching(/^video\.(webm|mp4)$/),
+    });
     // The form was held back behind the custom document again, so it goes once more.
     expect(rounds[1].inputs.map((i) => [i.inputType, i.group ?? null])).toEqual([
       ['custom-document-photo', 1],
