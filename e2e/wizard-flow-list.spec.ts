@@ -1,15 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { WizardPage } from './fixtures/wizard-page';
 
-test('an unknown flow, the way back to the flow list, and a flow started by keyboard only', async ({
+test('the flow list at /, a flow started by keyboard only, an unknown flow and the way back', async ({
   page,
 }) => {
   const wizard = new WizardPage(page);
-  await page.goto('/verify/no-such-flow');
-  await expect(wizard.heading()).toHaveText('This verification does not exist');
-  await expect(page.getByRole('alert')).toBeVisible();
-  await page.getByRole('link', { name: 'Back to the list of verifications' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/');
   await expect(wizard.heading()).toHaveText('Verify your identity');
   for (const name of [
     'Argentina: national ID and selfie',
@@ -27,9 +23,15 @@ test('an unknown flow, the way back to the flow list, and a flow started by keyb
   // Focus moves with the screens; Tab, Enter and Space do the rest.
   await wizard.button('Continue').focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeFocused();
   await wizard.button('Back').focus();
   await page.keyboard.press('Space');
   await expect(page.getByRole('heading', { name: 'Which document will you use?' })).toBeVisible();
+
+  await page.goto('/verify/no-such-flow');
+  await expect(wizard.heading()).toHaveText('This verification does not exist');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the list of verifications' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: /^Start: / })).toHaveCount(4);
 });
