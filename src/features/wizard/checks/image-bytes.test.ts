@@ -124,24 +124,22 @@ describe('stripJpegLocation', () => {
     tiff.write('MM', 0, 'latin1');
     tiff.writeUInt16BE(42, 2);
     tiff.writeUInt32BE(8, 4);
+    // An IFD entry is tag, type, count, then 4 bytes of value or offset (written by the caller).
+    const entry = (at: number, tag: number, type: number, count: number) => {
+      tiff.writeUInt16BE(tag, at);
+      tiff.writeUInt16BE(type, at + 2);
+      tiff.writeUInt32BE(count, at + 4);
+    };
     tiff.writeUInt16BE(2, 8);
-    tiff.writeUInt16BE(0x0112, 10);
-    tiff.writeUInt16BE(3, 12);
-    tiff.writeUInt32BE(1, 14);
+    entry(10, 0x0112, 3, 1);
     tiff.writeUInt16BE(6, 18);
-    tiff.writeUInt16BE(0x8825, 22);
-    tiff.writeUInt16BE(4, 24);
-    tiff.writeUInt32BE(1, 26);
+    entry(22, 0x8825, 4, 1);
     tiff.writeUInt32BE(38, 30);
     tiff.writeUInt32BE(0, 34);
     tiff.writeUInt16BE(2, 38);
-    tiff.writeUInt16BE(0x0001, 40);
-    tiff.writeUInt16BE(2, 42);
-    tiff.writeUInt32BE(2, 44);
+    entry(40, 0x0001, 2, 2);
     tiff.write('N', 48, 'latin1');
-    tiff.writeUInt16BE(0x0002, 52);
-    tiff.writeUInt16BE(5, 54);
-    tiff.writeUInt32BE(3, 56);
+    entry(52, 0x0002, 5, 3);
     tiff.writeUInt32BE(68, 60);
     tiff.writeUInt32BE(0, 64);
     [40, 1, 26, 1, 4614, 100].forEach((v, i) => tiff.writeUInt32BE(v, 68 + i * 4));
