@@ -48,7 +48,7 @@ export function FlowsPage() {
       {summaries.isPending && <Loading />}
       {summaries.isError && <LoadError error={summaries.error} onRetry={() => void summaries.refetch()} />}
       {summaries.data?.length === 0 && <p>{t('flows.empty')}</p>}
-      <div className="flow-list">
+      <div className="console-flows">
         {summaries.data?.map((summary, index) => (
           <FlowCard key={summary.id} summary={summary} query={flows[index]} />
         ))}
