@@ -189,7 +189,56 @@ export async function sendInput(
           },
         ]),
       );
+      const accepted = (key: string | null) => {
+        const s = key ? state.get(key) : undefined;
+        return s?.status === 'accepted' ? s.facts : undefined;
+      };
+      const otherSideKey = (slot: Slot) =>
+        slot.group === undefined
+          ? null
+          : documentSlotKey(slot.group, slot.key.endsWith(':front') ? 'back' : 'front');
+
+      // The files' checks run side by side; only a back waits for its front of the same request
+      // (to compare the two pictures). The answers are then taken in flow order.
       const used = new Set<UploadedFile>();
+      const pending: { file: UploadedFile | null; outcome: Promise<CheckOutcome> }[] = [];
+      const bySlot = new Map<string, Promise<CheckOutcome>>();
+      for (const [i, d] of descriptors.entries()) {
+        const slot = slots[i];
+        const field = fileFieldOf[d.inputType];
+        if (field === null) {
+          pending.push({ file: null, outcome: Promise.resolve({ code: null, facts: {} }) });
+          continue;
+        }
+        const filename = (d.data as { filename: string }).filename;
+        const file =
+          form.files.find((f) => f.field === field && f.filename === filename && !used.has(f)) ?? null;
+        if (!file) {
+          const code = field === 'bank-document' ? 'bankDocument.badFileName' : 'media.notFound';
+          const outcome = {
+            code,
+            message: `no file named "${filename}" in field "${field}"`,
+            facts: {},
+          } as const;
+          pending.push({ file: null, outcome: Promise.resolve(outcome) });
+          continue;
+        }
+        used.add(file);
+        const otherKey = otherSideKey(slot);
+        const frontHere = slot.key.endsWith(':back') && otherKey ? bySlot.get(otherKey) : undefined;
+        const otherSide = frontHere
+          ? frontHere.then((front) => (front.code ? undefined : front.facts))
+          : Promise.resolve(accepted(otherKey));
+        const outcome = otherSide
+          .then((other) => withTimeout(runCheck(plan, d, file, other)))
+          .catch((error: unknown): CheckOutcome => {
+            request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
+            return { code: systemCodeOf[d.inputType], message: 'the file could not be processed', facts: {} };
+          });
+        bySlot.set(slot.key, outcome);
+        pending.push({ file, outcome });
+      }
+
       const results: InputResult[] = [];
       const writes: Write[] = [];
       for (const [i, d] of descriptors.entries()) {
@@ -199,6 +248,7 @@ export async function sendInput(
           data: publicData(d),
           error: { type: errorTypeOf(code), code, message: message ?? errorMessages[code] },
         });
+        const outcome = await pending[i].outcome;
         const blocked = [...state.entries()].some(
           ([key, s]) => key !== slot.key && s.status === 'failed' && s.position < slot.position,
         );
@@ -206,44 +256,12 @@ export async function sendInput(
           results.push(fail('documentPhoto.FirstInputNotProcessed'));
           continue;
         }
-        let outcome: CheckOutcome;
-        let file: UploadedFile | null = null;
-        const field = fileFieldOf[d.inputType];
-        if (field === null) outcome = { code: null, facts: {} };
-        else {
-          const filename = (d.data as { filename: string }).filename;
-          file = form.files.find((f) => f.field === field && f.filename === filename && !used.has(f)) ?? null;
-          if (!file) {
-            const code = field === 'bank-document' ? 'bankDocument.badFileName' : 'media.notFound';
-            outcome = { code, message: `no file named "${filename}" in field "${field}"`, facts: {} };
-          } else {
-            used.add(file);
-            const otherKey =
-              slot.group === undefined
-                ? null
-                : slot.key.endsWith(':front')
-                  ? documentSlotKey(slot.group, 'back')
-                  : documentSlotKey(slot.group, 'front');
-            const other = otherKey ? state.get(otherKey) : undefined;
-            try {
-              outcome = await withTimeout(
-                runCheck(plan, d, file, other?.status === 'accepted' ? other.facts : undefined),
-              );
-            } catch (error) {
-              request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
-              outcome = {
-                code: systemCodeOf[d.inputType],
-                message: 'the file could not be processed',
-                facts: {},
-              };
-            }
-          }
-        }
         state.set(slot.key, {
           status: outcome.code ? 'failed' : 'accepted',
           position: slot.position,
           facts: outcome.facts,
         });
+        const file = pending[i].file;
         writes.push({
           slot,
           descriptor: d,
