@@ -64,7 +64,12 @@ export function useWizard(flowId: string) {
         promise.catch(() => starting.delete(flowId));
       }
       promise.then(
-        ({ flow, state }) => setLoad({ phase: 'ready', flow, steps: buildSteps(flow), state }),
+        ({ flow, state }) => {
+          const steps = buildSteps(flow);
+          // A flow edited since the state was saved may have fewer steps.
+          const stepIndex = Math.max(0, Math.min(state.stepIndex, steps.length - 1));
+          setLoad({ phase: 'ready', flow, steps, state: { ...state, stepIndex } });
+        },
         (error: unknown) =>
           setLoad({
             phase: 'error',
@@ -150,7 +155,12 @@ export function useWizard(flowId: string) {
     begin(true);
   }, [begin, flowId, load]);
 
-  return { load, update, storeFile, getBlob, saveCapture, next, restart };
+  const retry = useCallback(() => {
+    setLoad({ phase: 'loading' });
+    begin(false);
+  }, [begin]);
+
+  return { load, update, storeFile, getBlob, saveCapture, next, restart, retry };
 }
 
 export type Wizard = ReturnType<typeof useWizard>;

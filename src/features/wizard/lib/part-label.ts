@@ -8,12 +8,12 @@ export function partLabel(t: TFunction<'wizard'>, input: PlannedInput): string {
     case 'custom-document-photo':
       return t(`parts.${input.part}`);
     case 'selfie-photo':
-      return t('steps.selfie');
+      return t('biometric.selfieLabel');
     case 'selfie-video':
-      return t('steps.video');
+      return t('biometric.videoLabel');
     case 'custom-fields':
       return t('steps.fields');
     case 'financial-information-bank-statement-parsing-request':
-      return t('steps.bank');
+      return t('bank.fileLabel');
   }
 }

@@ -12,6 +12,10 @@ export default function FlowListPage() {
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    document.title = `${t('flows.title')} · IDV Capture`;
+  }, [t]);
+
+  useEffect(() => {
     let cancelled = false;
     getFlows().then(
       (list) => !cancelled && setFlows(list),

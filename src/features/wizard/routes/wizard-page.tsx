@@ -80,6 +80,23 @@ export default function WizardPage({ flowId }: { flowId: string }) {
       <div className="stack">
         <h1>{notFound ? t('flowNotFound') : t('startFailed')}</h1>
         <p role="alert">{notFound ? t('flowNotFoundHint') : t('startFailedHint')}</p>
+        <div className="actions">
+          {!notFound && (
+            <button type="button" onClick={wizard.retry}>
+              {t('actions.tryAgain')}
+            </button>
+          )}
+          <Link href="/" className="button secondary">
+            {t('backToFlows')}
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  if (load.steps.length === 0) {
+    return (
+      <div className="stack">
+        <h1>{t('flowEmpty')}</h1>
         <Link href="/" className="button secondary">
           {t('backToFlows')}
         </Link>
