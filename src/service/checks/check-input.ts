@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
-import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE, type ImageMetrics } from '@/shared/image-metrics';
+import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { readPdf417 } from './barcode';
 import { parseStatement } from './bank-statement';
@@ -180,10 +180,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
 
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
-    if (
-      ctx.otherSide?.phash &&
-      hammingDistance(ctx.otherSide.phash, metrics.phash) <= SIMILAR_HASH_MAX_DISTANCE
-    ) {
+    if (ctx.otherSide?.phash && isSimilar(ctx.otherSide.phash, metrics.phash)) {
       return fail('documentPhoto.similarImages', 'both sides show the same picture', facts);
     }
 

@@ -11,8 +11,7 @@ export const MAX_IMAGE_PIXELS = 100_000_000;
 export const DECODE_LONG_SIDE = 2048;
 
 export type ImageHeader =
-  | { ok: true; width: number; height: number; channels: number; markers: Markers }
-  | { ok: false; reason: string };
+  { ok: true; width: number; height: number; markers: Markers } | { ok: false; reason: string };
 
 /** Header only: dimensions and PNG text chunks. Never decodes pixels. */
 export async function readImageHeader(path: string): Promise<ImageHeader> {
@@ -36,7 +35,6 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
     ok: true,
     width: swap ? height : width,
     height: swap ? width : height,
-    channels: meta.channels ?? 3,
     markers: parseMarkers(comments),
   };
 }
