@@ -14,8 +14,17 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   baseURL,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  // The wizard's first screen loads none of the console's code.
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((path) => path.includes('console'))).toEqual([]);
+
   const staff = new ConsolePage(page);
   await staff.openLoggedIn('/console/flows');
+  expect(scripts.filter((path) => path.includes('console-app'))).toHaveLength(1);
   for (const name of [
     flowName,
     'Passport and proof of residency',
