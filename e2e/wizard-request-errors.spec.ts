@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { WizardPage } from './fixtures/wizard-page';
+
+// Request-level answers of send-input (nothing of the request kept): each has its own screen.
+test('every request-level failure is explained, and the captures stay for the next try', async ({ page }) => {
+  const wizard = new WizardPage(page);
+  await wizard.start('ar-national-id');
+  await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
+  await wizard.selfie();
+  const cases: [number | 'network', string, string, string][] = [
+    [400, 'IntegrationError', 'The captures could not be sent as they are', 'Try again'],
+    [413, 'ValidationError', 'A file is too large', 'Try again'],
+    [415, 'ValidationError', 'A file is not in an accepted format', 'Try again'],
+    [401, 'AuthError', 'Your session has ended', 'Start again'],
+    [403, 'AuthError', 'Your session has ended', 'Start again'],
+    [409, 'ValidationError', 'Your verification has already started', 'See the status'],
+    [502, 'SystemError', 'The service is not available right now', 'Try again'],
+    ['network', '', 'No connection', 'Try again'],
+  ];
+  for (const [status, type, title, action] of cases) {
+    await page.route('**/send-input', (route) =>
+      status === 'network'
+        ? route.abort('connectionrefused')
+        : route.fulfill({
+            status,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              code: status === 409 ? 'input.locked' : String(status),
+              type,
+              message: 'x',
+            }),
+          }),
+    );
+    await wizard.button('Send').click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText(title);
+    await expect(alert.getByRole('button', { name: action })).toBeVisible();
+    await page.unroute('**/send-input');
+  }
+  await expect(page.getByRole('figure')).toHaveCount(3);
+  await wizard.button('Try again').click();
+  await wizard.expectDone();
+});
