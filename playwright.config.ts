@@ -18,7 +18,7 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  outputDir: 'test-results/playwright-artifacts',
+  outputDir: `test-results/playwright-artifacts-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
