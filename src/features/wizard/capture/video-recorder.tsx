@@ -19,11 +19,16 @@ type Phase =
   | { name: 'review'; file: File; url: string };
 
 const GET_READY_SECONDS = 3;
+const FRONT_CAMERA: MediaTrackConstraints = {
+  facingMode: { ideal: 'user' },
+  width: { ideal: 1280 },
+  height: { ideal: 720 },
+};
 // Voice is asked for (the service's liveness videos are "voice videos"), but a device without a
 // microphone still records.
 const STREAMS: MediaStreamConstraints[] = [
-  { audio: true, video: { facingMode: { ideal: 'user' }, width: { ideal: 1280 }, height: { ideal: 720 } } },
-  { audio: false, video: { facingMode: { ideal: 'user' }, width: { ideal: 1280 }, height: { ideal: 720 } } },
+  { audio: true, video: FRONT_CAMERA },
+  { audio: false, video: FRONT_CAMERA },
 ];
 
 /** Front-camera recording of `seconds` seconds after a countdown, with playback, retake and use. */

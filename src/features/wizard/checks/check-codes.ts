@@ -2,22 +2,7 @@
  * Why a file was refused in the browser, before any upload. The wizard shows each as a translated
  * retake prompt; the service makes the same checks again on what it receives.
  */
-export type ClientCheckCode =
-  | 'client.wrongFormat'
-  | 'client.tooBig'
-  | 'client.tooSmall'
-  | 'client.grayscale'
-  | 'client.blurry'
-  | 'client.similarSides'
-  | 'client.pdfNotAllowed'
-  | 'client.tooManyPages'
-  | 'client.passwordRequired'
-  | 'client.passwordWrong'
-  | 'client.videoFormat'
-  | 'client.videoTooLong'
-  | 'client.unreadable';
-
-export const clientCheckCodes: readonly ClientCheckCode[] = [
+const codes = [
   'client.wrongFormat',
   'client.tooBig',
   'client.tooSmall',
@@ -31,4 +16,8 @@ export const clientCheckCodes: readonly ClientCheckCode[] = [
   'client.videoFormat',
   'client.videoTooLong',
   'client.unreadable',
-];
+] as const;
+
+export type ClientCheckCode = (typeof codes)[number];
+
+export const clientCheckCodes: readonly ClientCheckCode[] = codes;

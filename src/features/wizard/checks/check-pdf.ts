@@ -41,8 +41,7 @@ async function open(file: Blob, password?: string): Promise<Opened> {
   });
   try {
     const doc = await task.promise;
-    const pageCount = doc.numPages;
-    return { ok: true, pageCount };
+    return { ok: true, pageCount: doc.numPages };
   } catch (error) {
     const e = error as { name?: string; code?: number };
     if (e.name === 'PasswordException') {
