@@ -280,12 +280,20 @@ try {
   const kinds = [
     { kind: 'photo', flowId: 'global-passport', body: small, perClient: SMALL_PER_CLIENT },
     { kind: 'fields', flowId: 'mx-ine-full', body: fieldsOnly, perClient: SMALL_PER_CLIENT * 4 },
+    // One client alone: the path's own added latency, without 20 clients queueing for 2 CPUs.
+    {
+      kind: 'fields, 1 client',
+      flowId: 'mx-ine-full',
+      body: fieldsOnly,
+      perClient: SMALL_PER_CLIENT * 20,
+      clients: 1,
+    },
   ];
-  for (const { kind, flowId, body, perClient } of kinds) {
+  for (const { kind, flowId, body, perClient, clients = CLIENTS } of kinds) {
     for (const route of [direct, viaBff, direct, viaBff]) {
       const key = `${kind} ${route.name}`;
       latencies[key] ??= [];
-      const targets = await Promise.all(Array.from({ length: CLIENTS }, () => route.newIdentity(flowId)));
+      const targets = await Promise.all(Array.from({ length: clients }, () => route.newIdentity(flowId)));
       const cpuBefore = route === viaBff ? cpuMs(bff.pid!) : 0;
       await Promise.all(
         targets.map(async (target) => {

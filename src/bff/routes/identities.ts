@@ -44,6 +44,7 @@ function discardRest(raw: IncomingMessage, alreadyRead: number): Promise<boolean
  * buffered), with the bearer token added; the service's answer comes back unchanged.
  */
 export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDeps) {
+  const owned = new Set<string>();
   void app.register(async (scope) => {
     // The body stays unread here; the handler pipes the raw request on.
     scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
@@ -61,7 +62,13 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
       const length = Number(request.headers['content-length'] ?? 0);
       if (length > MAX_SEND_INPUT_BODY_BYTES) throw bodyTooLarge();
       const session = captureSessionId(request);
-      if (!session || !(await store.sessionOwnsIdentity(session, identity))) throw forbidden();
+      if (!session) throw forbidden();
+      // An identity, once bound to a session, stays bound: a positive answer is remembered.
+      const key = `${session}\n${identity}`;
+      if (owned.has(key)) return;
+      if (!(await store.sessionOwnsIdentity(session, identity))) throw forbidden();
+      if (owned.size >= 10_000) owned.clear();
+      owned.add(key);
     };
 
     scope.post(
@@ -138,6 +145,12 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
           void reply.code(res.statusCode);
           const type = res.headers['content-type'];
           if (type) void reply.header('content-type', type);
+          // The per-input answer is a few hundred bytes: sent in one piece (one write instead of a
+          // chunked stream); an unexpectedly large one is streamed.
+          const length = Number(res.headers['content-length']);
+          if (Number.isFinite(length) && length <= 1024 * 1024) {
+            return reply.send(Buffer.from(await res.body.arrayBuffer()));
+          }
           return reply.send(res.body);
         }
 
