@@ -82,7 +82,7 @@ export interface PdfInfo {
 }
 
 export type OpenedPdf =
-  | { ok: true; doc: PdfDocument; info: PdfInfo; bytes: Uint8Array }
+  | { ok: true; doc: PdfDocument; info: PdfInfo }
   | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string };
 
 const countEof = (bytes: Uint8Array) => {
@@ -108,8 +108,8 @@ export async function openPdf(path: string, password?: string): Promise<OpenedPd
   }
   const lib = await pdfjs();
   const task = lib.getDocument({
-    // pdfjs may transfer the buffer it is given; keep ours for later byte checks.
-    data: bytes.slice(),
+    // pdfjs may transfer (detach) the buffer: every byte check on it is done by now.
+    data: bytes,
     password,
     verbosity: 0,
     isEvalSupported: false,
@@ -147,7 +147,7 @@ export async function openPdf(path: string, password?: string): Promise<OpenedPd
       linearized: raw.IsLinearized === true,
       eofCount,
     };
-    return { ok: true, doc, info, bytes };
+    return { ok: true, doc, info };
   } catch {
     await doc.destroy().catch(() => undefined);
     return { ok: false, reason: 'corrupt', message: 'the PDF structure cannot be read' };
