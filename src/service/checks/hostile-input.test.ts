@@ -53,7 +53,6 @@ const documentCtx = { type: 'national-id', country: 'AR', page: 'front', require
 
 describe('hostile and broken inputs yield codes, never exceptions', () => {
   it('refuses a PNG header claiming 100000×100000 pixels without decoding it', async () => {
-    const started = performance.now();
     const file = store('huge.png', hugePngHeader(), 'png');
     const document = await checkDocumentPhoto(file, documentCtx);
     expect(document.code).toBe('documentPhoto.unexpectedData');
@@ -62,8 +61,6 @@ describe('hostile and broken inputs yield codes, never exceptions', () => {
     expect((await checkCustomDocument(file, { page: 'front', multiPageAllowed: false })).code).toBe(
       'documentPhoto.unexpectedData',
     );
-    // Not a timing assertion: a decoded bomb would take minutes and gigabytes, not this.
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses a truncated JPEG', async () => {
