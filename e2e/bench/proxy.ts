@@ -267,8 +267,14 @@ try {
   const baselineKb = rssKb(bff.pid!);
   let peakKb = baselineKb;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb(bff.pid!))), 10);
+  let bffUploadCpu = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    for (const route of [direct, viaBff]) times[route.name].push(await send(await route.newIdentity(), big));
+    for (const route of [direct, viaBff]) {
+      const target = await route.newIdentity();
+      const cpuBefore = cpuMs(bff.pid!);
+      times[route.name].push(await send(target, big));
+      if (route === viaBff) bffUploadCpu += cpuMs(bff.pid!) - cpuBefore;
+    }
   }
   clearInterval(sampler);
   peakKb = Math.max(peakKb, rssKb(bff.pid!));
@@ -324,6 +330,9 @@ try {
     `  50 MB upload, via BFF:       ${fmt(bffMbps)} MB/s  (median ${fmt(median(times['via BFF']), 0)} ms; ${times['via BFF'].map((t) => t.toFixed(0)).join(', ')})`,
   );
   console.log(`  throughput ratio BFF/direct: ${fmt(bffMbps / directMbps, 3)}   (target >= 0.9)`);
+  console.log(
+    `  BFF CPU per MB streamed: ${fmt(bffUploadCpu / (ROUNDS * (big.length / (1024 * 1024))), 2)} ms (the proxy's own cost, whatever the machine's load)`,
+  );
   console.log(
     `  BFF RSS: ${fmt(baselineKb / 1024)} MB before, peak ${fmt(peakKb / 1024)} MB, growth ${fmt((peakKb - baselineKb) / 1024)} MB   (target < 48 MB)`,
   );
