@@ -56,6 +56,9 @@ test.describe('wizard: happy paths', () => {
         timeout: 20_000,
       },
     );
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'National ID card: Document reading' }),
+    ).toBeVisible();
   });
 
   test('mx-ine-full: video upload, one-page PDF, generated form with validation', async ({ page }) => {

@@ -4,6 +4,12 @@ import { useVerificationStatus } from '../hooks/use-verification-status';
 export function DoneScreen({ verificationId, onRestart }: { verificationId: string; onRestart: () => void }) {
   const { t } = useTranslation('wizard');
   const { status, failed, final } = useVerificationStatus(verificationId);
+  // "liveness", or "national-id:document-reading" for a document's check.
+  const checkName = (step: string) => {
+    const [document, check] = step.includes(':') ? step.split(':', 2) : [null, step];
+    const name = t(`checks.${check}`, { defaultValue: check });
+    return document ? `${t(`documentTypes.${document}`, { defaultValue: document })}: ${name}` : name;
+  };
   return (
     <div className="stack">
       <p className="ok">{t('done.accepted')}</p>
@@ -19,7 +25,7 @@ export function DoneScreen({ verificationId, onRestart }: { verificationId: stri
             <h3>{t('done.completedSteps')}</h3>
             <ul>
               {status.completedSteps.map((step) => (
-                <li key={step}>{step}</li>
+                <li key={step}>{checkName(step)}</li>
               ))}
             </ul>
           </>
