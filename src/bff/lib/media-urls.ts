@@ -4,13 +4,14 @@ const mediaPath = /\/media\/([A-Za-z0-9._~-]{1,200})$/;
 const verificationPath = /\/v2\/verifications\/([A-Za-z0-9._-]{1,128})$/;
 
 /**
- * Makes service data fit for the browser, which must never see the service's address: media links
- * (`{media_url}/media/<id>`) become the BFF's media proxy path, verification resources the staff
- * API's path, and any other link to the service loses its origin. Lists the media it replaced.
+ * Makes service data fit for the browser, which must never see the service's address: the
+ * service's media links (`{media_url}/media/<id>`) become the BFF's media proxy path, verification
+ * resources the staff API's path, and any other link to the service loses its origin. Lists the
+ * media it replaced.
  */
 export function rewriteMediaUrls(
   data: unknown,
-  serviceOrigin?: string,
+  serviceOrigin: string,
 ): { data: unknown; media: { id: string; url: string }[] } {
   const media: { id: string; url: string }[] = [];
   const walk = (value: unknown): unknown => {
@@ -22,12 +23,14 @@ export function rewriteMediaUrls(
       } catch {
         return value;
       }
+      // Only the service's own links: data also carries what people typed (custom fields), and a
+      // link from there must never be fetched with the token.
+      if (url.origin !== serviceOrigin) return value;
       const mediaMatch = mediaPath.exec(url.pathname);
       if (mediaMatch) {
         media.push({ id: mediaMatch[1], url: value });
         return bffPaths.staffMedia(mediaMatch[1]);
       }
-      if (url.origin !== serviceOrigin) return value;
       const verification = verificationPath.exec(url.pathname);
       return verification ? bffPaths.staffVerification(verification[1]) : url.pathname + url.search;
     }

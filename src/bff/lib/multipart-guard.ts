@@ -1,19 +1,14 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { allowedFormats, sniffFormat, type FileField } from '@/shared/file-format';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
-import { BffHttpError } from '../errors';
+import { BffHttpError, bodyTooLarge } from '../errors';
 import { streamed } from './upload-gc';
 
 const SNIFF_BYTES = 1024;
 const MAX_PART_HEADER_BYTES = 16 * 1024;
 
 export const guardErrors = {
-  bodyTooLarge: () =>
-    new BffHttpError(413, {
-      code: 'request.tooLarge',
-      type: 'ValidationError',
-      message: 'The upload is too large.',
-    }),
+  bodyTooLarge,
   fileTooLarge: (field: string) =>
     new BffHttpError(413, {
       code: 'file_too_large',

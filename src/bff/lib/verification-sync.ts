@@ -75,7 +75,7 @@ export class VerificationSync {
         `/v2/verifications/${encodeURIComponent(verificationId)}`,
         { requestId },
       );
-      const { media } = rewriteMediaUrls(body);
+      const { media } = rewriteMediaUrls(body, this.upstream.origin);
       if (media.length) await this.store.rememberMedia(media);
       const flowId = typeof body.flow?.id === 'string' ? body.flow.id : 'unknown';
       const identityObj = typeof body.identity === 'object' ? body.identity : null;

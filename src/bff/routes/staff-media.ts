@@ -14,6 +14,7 @@ export function staffMediaRoutes(app: FastifyInstance, { store, upstream, config
     const url =
       (await store.mediaUrl(mediaId)) ?? `${config.upstreamUrl}/media/${encodeURIComponent(mediaId)}`;
     const res = await upstream.getUrl(url, request.id);
+    if (!res) throw notFound('No such media.');
     if (res.statusCode === 404) {
       await res.body.dump();
       throw notFound('No such media.');

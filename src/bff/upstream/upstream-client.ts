@@ -1,4 +1,4 @@
-import { Pool, request as undiciRequest, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { BffHttpError, upstreamFailed, upstreamUnavailable } from '../errors';
 import { TokenCache } from './token-cache';
 
@@ -212,23 +212,10 @@ export class UpstreamClient {
     throw await envelopeOf(res);
   }
 
-  /** A GET of any URL on the allowed origins (media links), with the token. */
-  async getUrl(url: string, requestId?: string): Promise<UpstreamResponse> {
+  /** A GET of a link the service handed out (a media link), with the token; only on its origin. */
+  async getUrl(url: string, requestId?: string): Promise<UpstreamResponse | null> {
     const path = this.localPath(url);
-    if (path !== null) return this.call({ method: 'GET', path, requestId, timeoutMs: 120_000 });
-    // Media links of a hosted service may live on their own origin; the caller vetted the URL.
-    const token = await this.tokens.get();
-    try {
-      const res = await undiciRequest(url, {
-        method: 'GET',
-        headers: { authorization: `Bearer ${token}` },
-        maxRedirections: 0,
-      } as never);
-      return { statusCode: res.statusCode, headers: res.headers, body: res.body };
-    } catch (error) {
-      if (isConnectionError(error)) throw upstreamUnavailable(error);
-      throw error;
-    }
+    return path === null ? null : this.call({ method: 'GET', path, requestId, timeoutMs: 120_000 });
   }
 
   async close() {
