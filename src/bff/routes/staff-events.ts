@@ -22,12 +22,17 @@ export function staffEventRoutes(app: FastifyInstance, { hub, config }: BffDeps)
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    res.write('retry: 3000\n: connected\n\n');
+    // A stream that went away between an event and its 'close' must not take the process with it.
+    res.on('error', () => undefined);
+    const send = (text: string) => {
+      if (!res.writableEnded && !res.destroyed) res.write(text);
+    };
+    send('retry: 3000\n: connected\n\n');
     open.add(res);
-    const unsubscribe = hub.subscribe((event) => {
-      res.write(`event: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`);
-    });
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), config.sseHeartbeatMs);
+    const unsubscribe = hub.subscribe((event) =>
+      send(`event: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`),
+    );
+    const heartbeat = setInterval(() => send(': heartbeat\n\n'), config.sseHeartbeatMs);
     request.raw.once('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
