@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema, bffPaths } from '@/shared/bff-api';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
-import { freePort, secrets } from './testing/harness';
+import { SqliteStore } from './store/sqlite-store';
+import { freePort, secrets, toBlob } from './testing/harness';
 
 // The BFF alone, its service unreachable: static files, headers, limits and the refusals that need no service.
 let app: FastifyInstance;
 let url: string;
 let dir: string;
+let store: SqliteStore;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-app-'));
   mkdirSync(path.join(dir, 'dist', 'assets'), { recursive: true });
@@ -29,7 +31,8 @@ beforeAll(async () => {
     STATIC_DIR: path.join(dir, 'dist'),
     RATE_LIMIT_MAX: '5',
   });
-  app = await buildBffApp(config, { logger: false });
+  store = SqliteStore.inDataDir(config.dataDir);
+  app = await buildBffApp(config, { logger: false, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
@@ -81,6 +84,27 @@ describe('the BFF on its own', () => {
     const health = await fetch(`${url}${bffPaths.health}`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable' });
+  });
+
+  it('survives a refused upload while it cannot even get a token', async () => {
+    await store.bindVerification('session-1', {
+      verificationId: 'v-1',
+      identity: 'i-1',
+      flowId: 'global-passport',
+      flowName: null,
+    });
+    const form = new FormData();
+    form.append('inputs', '[]');
+    form.append('selfie', toBlob(Buffer.alloc(256 * 1024, 0x25)), 'selfie.jpg');
+    const res = await fetch(`${url}${bffPaths.sendInput('i-1')}`, {
+      method: 'POST',
+      headers: { cookie: `idv_session=${app.signCookie('session-1')}` },
+      body: form,
+    });
+    // Whichever comes first, the format check or the missing service, the answer is an envelope.
+    expect([415, 503]).toContain(res.status);
+    expect(bffErrorSchema.parse(await res.json()).type).toBeDefined();
+    expect((await fetch(`${url}/`)).status).toBe(200);
   });
 
   it('rate-limits the public API per client (RATE_LIMIT_MAX) with a 429 envelope, not the SPA', async () => {

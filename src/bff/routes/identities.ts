@@ -78,6 +78,9 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
         const { identity } = identityParams.parse(request.params);
         const raw = request.raw;
         const counter = new MultipartGuard(MultipartGuard.boundaryOf(request.headers['content-type']!)!);
+        // The guard may refuse the body before undici listens (while a token is fetched, say): its
+        // refusal is kept in counter.failure and answered below, never thrown at the process.
+        counter.on('error', () => undefined);
         const onClientGone = () => {
           if (!raw.complete) counter.destroy(new Error('the browser stopped sending'));
         };
