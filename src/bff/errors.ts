@@ -89,6 +89,14 @@ export function installErrorHandler(app: FastifyInstance) {
     if (mapped.body.code.startsWith('upstream.'))
       request.log.warn({ code: mapped.body.code }, 'service call failed');
     else if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // A request refused before its body was read (an upload to someone else's identity, say):
+    // the body is read and dropped so that the connection stays usable, except a body too large
+    // to bother with, whose connection is closed.
+    const raw = request.raw;
+    if (!raw.complete && !raw.destroyed) {
+      if (mapped.statusCode === 413) void reply.header('connection', 'close');
+      else raw.resume();
+    }
     return reply.status(mapped.statusCode).send(mapped.body);
   });
 }
