@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import type { BffError } from '@/shared/bff-api';
+import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 
 /** A failure with the status and envelope the browser gets; the one error handler sends it. */
 export class BffHttpError extends Error {
@@ -95,7 +96,13 @@ export function installErrorHandler(app: FastifyInstance) {
     const raw = request.raw;
     if (!raw.complete && !raw.destroyed) {
       if (mapped.statusCode === 413) void reply.header('connection', 'close');
-      else raw.resume();
+      else {
+        let dropped = 0;
+        raw.on('data', (chunk: Buffer) => {
+          dropped += chunk.length;
+          if (dropped > MAX_SEND_INPUT_BODY_BYTES) raw.socket?.destroy();
+        });
+      }
     }
     return reply.status(mapped.statusCode).send(mapped.body);
   });
