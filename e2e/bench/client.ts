@@ -6,29 +6,21 @@
 //    web worker) against a plain decode of the same file, and reports the bytes saved and the longest
 //    stall of the page's own thread meanwhile.
 // BENCH_DIST=<dir> reuses an existing build; BENCH_ROUNDS (default 5) sets the timed rounds.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
 import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-harness-server';
 import { twelveMegapixelPhoto } from '../fixtures/photo-fixture';
+import { freePort } from './lib/free-port';
+import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
+import { median } from './lib/percentile';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_SCREEN_TARGET_KB = 110;
 const work = 'test-results/bench-client';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function freePort() {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function buildApp(outDir: string) {
   const { build } = await import('vite');
@@ -38,30 +30,19 @@ async function buildApp(outDir: string) {
 async function startProduct(staticDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const servicePort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
-    env: {
-      ...process.env,
-      // Vite's build sets NODE_ENV=production in this process; the product runs on its dev defaults.
-      NODE_ENV: 'development',
-      PORT: String(port),
-      SERVICE_PORT: String(servicePort),
-      STATIC_DIR: staticDir,
-      DATA_DIR: `${work}/data-${Date.now()}`,
-      STAFF_PASSWORD: 'bench-staff-password',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const child = startNode('src/start.ts', {
+    ...process.env,
+    // Vite's build sets NODE_ENV=production in this process; the product runs on its dev defaults.
+    NODE_ENV: 'development',
+    PORT: String(port),
+    SERVICE_PORT: String(servicePort),
+    STATIC_DIR: staticDir,
+    DATA_DIR: `${work}/data-${Date.now()}`,
+    STAFF_PASSWORD: 'bench-staff-password',
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the product exited (${child.exitCode})`);
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    await sleep(200);
-  }
-  throw new Error('the product did not start within 60 s');
+  await waitForHttp(`${url}/api/health`, child);
+  return { url, child };
 }
 
 async function firstFlowId(url: string): Promise<string> {
@@ -185,7 +166,7 @@ async function main() {
   } finally {
     await browser.close();
     await harness.close();
-    product.child.kill('SIGTERM');
+    await stopNode(product.child);
   }
 }
 
