@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
 import { arCreditCheckFormSchema, brCreditCheckFormSchema } from '@/shared/credit-check';
+import { errorMessage } from '../lib/error-message';
 import { useCreateCreditCheck } from '../hooks/use-console-data';
 import { FormField } from './form-field';
 
@@ -13,11 +13,9 @@ type ArValues = { cuit?: string; dni?: string; fullName?: string };
 function SendError({ error }: { error: unknown }) {
   const { t } = useTranslation('console');
   if (!error) return null;
-  const message =
-    error instanceof ApiError ? error.body.message : error instanceof Error ? error.message : String(error);
   return (
     <p role="alert" className="error">
-      {t('creditChecks.sendFailed', { message })}
+      {t('creditChecks.sendFailed', { message: errorMessage(error) })}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Flow, Merit } from '@/shared/flow';
 import { countryName, humanizeKey } from '../lib/format';
+import { DataTable } from './data-table';
 
 function useNames() {
   const { t, i18n } = useTranslation('console');
@@ -13,83 +14,73 @@ function useNames() {
 function DocumentVerification({ merit }: { merit: Extract<Merit, { type: 'document-verification' }> }) {
   const { t, country, docType } = useNames();
   return (
-    <div className="table-scroll">
-      <table>
-        <caption>{t('flows.documents.caption')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('flows.documents.step')}</th>
-            <th scope="col">{t('flows.documents.types')}</th>
-            <th scope="col">{t('flows.documents.countries')}</th>
-            <th scope="col">{t('flows.documents.requires')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {merit.documents.map((step, index) => (
-            <tr key={index}>
-              <th scope="row">{index + 1}</th>
-              <td>{step.types.map(docType).join(', ')}</td>
-              <td>
-                {step.countries
-                  .map((code) => {
-                    const regions = step.regions?.[code] ?? [];
-                    return regions.length
-                      ? `${country(code)} (${t('flows.documents.regions', { regions: regions.join(', ') })})`
-                      : country(code);
-                  })
-                  .join(', ')}
-              </td>
-              <td>
-                {step.requires?.length
-                  ? step.requires.map((c) => t(`flows.checks.${c}`)).join(', ')
-                  : t('common.none')}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={t('flows.documents.caption')}
+      columns={[
+        t('flows.documents.step'),
+        t('flows.documents.types'),
+        t('flows.documents.countries'),
+        t('flows.documents.requires'),
+      ]}
+    >
+      {merit.documents.map((step, index) => (
+        <tr key={index}>
+          <th scope="row">{index + 1}</th>
+          <td>{step.types.map(docType).join(', ')}</td>
+          <td>
+            {step.countries
+              .map((code) => {
+                const regions = step.regions?.[code] ?? [];
+                return regions.length
+                  ? `${country(code)} (${t('flows.documents.regions', { regions: regions.join(', ') })})`
+                  : country(code);
+              })
+              .join(', ')}
+          </td>
+          <td>
+            {step.requires?.length
+              ? step.requires.map((c) => t(`flows.checks.${c}`)).join(', ')
+              : t('common.none')}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
 function CustomFields({ merit }: { merit: Extract<Merit, { type: 'custom-fields' }> }) {
   const { t, country } = useNames();
   return (
-    <div className="table-scroll">
-      <table>
-        <caption>{t('flows.fields.caption', { country: country(merit.country) })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('flows.fields.field')}</th>
-            <th scope="col">{t('flows.fields.type')}</th>
-            <th scope="col">{t('flows.fields.required')}</th>
-            <th scope="col">{t('flows.fields.rules')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {merit.fields.map((field) => (
-            <tr key={field.name}>
-              <th scope="row">{field.label ?? humanizeKey(field.name)}</th>
-              <td>{t(`flows.fieldTypes.${field.type}`, { defaultValue: field.type })}</td>
-              <td>{field.required ? t('common.yes') : t('common.no')}</td>
-              <td>
-                {[
-                  field.options?.length
-                    ? t('flows.fields.options', { options: field.options.map((o) => o.label).join(', ') })
-                    : null,
-                  field.pattern ? t('flows.fields.pattern', { pattern: field.pattern }) : null,
-                  field.mapping
-                    ? t('flows.fields.mapping', { key: field.mapping.key, country: field.mapping.country })
-                    : null,
-                ]
-                  .filter(Boolean)
-                  .join('; ') || t('common.none')}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={t('flows.fields.caption', { country: country(merit.country) })}
+      columns={[
+        t('flows.fields.field'),
+        t('flows.fields.type'),
+        t('flows.fields.required'),
+        t('flows.fields.rules'),
+      ]}
+    >
+      {merit.fields.map((field) => (
+        <tr key={field.name}>
+          <th scope="row">{field.label ?? humanizeKey(field.name)}</th>
+          <td>{t(`flows.fieldTypes.${field.type}`, { defaultValue: field.type })}</td>
+          <td>{field.required ? t('common.yes') : t('common.no')}</td>
+          <td>
+            {[
+              field.options?.length
+                ? t('flows.fields.options', { options: field.options.map((o) => o.label).join(', ') })
+                : null,
+              field.pattern ? t('flows.fields.pattern', { pattern: field.pattern }) : null,
+              field.mapping
+                ? t('flows.fields.mapping', { key: field.mapping.key, country: field.mapping.country })
+                : null,
+            ]
+              .filter(Boolean)
+              .join('; ') || t('common.none')}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { errorMessage } from '../lib/error-message';
 
 export function Loading() {
   const { t } = useTranslation('console');
@@ -12,11 +12,9 @@ export function Loading() {
 
 export function LoadError({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation('console');
-  const message =
-    error instanceof ApiError ? error.body.message : error instanceof Error ? error.message : String(error);
   return (
     <div role="alert" className="error-box">
-      <p>{t('common.loadFailed', { message })}</p>
+      <p>{t('common.loadFailed', { message: errorMessage(error) })}</p>
       {onRetry && (
         <button type="button" className="secondary" onClick={onRetry}>
           {t('common.retry')}

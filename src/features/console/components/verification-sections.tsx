@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StoredEvent } from '@/shared/bff-api';
-import { countryName, formatDateTime, humanizeKey } from '../lib/format';
+import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
+import { DataTable } from './data-table';
 import { KeyValueList, MediaView, RecordTable, Unknown, ValueView } from './value-view';
 
 function useLabels() {
@@ -129,12 +130,6 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
   );
 }
 
-function formatDate(value: string, language: string) {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return `${new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date)} (${value})`;
-}
-
 export function DocumentsSection({ documents }: { documents: DocumentView[] }) {
   const { t } = useTranslation('console');
   return (
@@ -232,38 +227,33 @@ export function EventsSection({ events }: { events: StoredEvent[] }) {
       {events.length === 0 ? (
         <p>{t('detail.noEvents')}</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <caption>{t('detail.eventsCaption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('detail.eventColumns.time')}</th>
-                <th scope="col">{t('detail.eventColumns.event')}</th>
-                <th scope="col">{t('detail.eventColumns.signature')}</th>
-                <th scope="col">{t('detail.eventColumns.body')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => (
-                <tr key={event.id}>
-                  <td>
-                    <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt, language)}</time>
-                  </td>
-                  <th scope="row">{t(`events.${event.eventName}`, { defaultValue: event.eventName })}</th>
-                  <td className={event.signatureValid ? 'ok' : 'error'}>
-                    {event.signatureValid ? t('detail.signatureValid') : t('detail.signatureInvalid')}
-                  </td>
-                  <td>
-                    <details>
-                      <summary>{t('detail.eventBody')}</summary>
-                      <pre>{JSON.stringify(event.body, null, 2)}</pre>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={t('detail.eventsCaption')}
+          columns={[
+            t('detail.eventColumns.time'),
+            t('detail.eventColumns.event'),
+            t('detail.eventColumns.signature'),
+            t('detail.eventColumns.body'),
+          ]}
+        >
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>
+                <time dateTime={event.receivedAt}>{formatDateTime(event.receivedAt, language)}</time>
+              </td>
+              <th scope="row">{t(`events.${event.eventName}`, { defaultValue: event.eventName })}</th>
+              <td className={event.signatureValid ? 'ok' : 'error'}>
+                {event.signatureValid ? t('detail.signatureValid') : t('detail.signatureInvalid')}
+              </td>
+              <td>
+                <details>
+                  <summary>{t('detail.eventBody')}</summary>
+                  <pre>{JSON.stringify(event.body, null, 2)}</pre>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

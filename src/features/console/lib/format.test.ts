@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { columnsOf, countryName, formatDateTime, humanizeKey, isMediaUrl, isVideoKey } from './format';
+import {
+  columnsOf,
+  countryName,
+  formatDate,
+  formatDateTime,
+  humanizeKey,
+  isMediaUrl,
+  isVideoKey,
+} from './format';
 
 describe('format', () => {
   it('turns keys of any case into words', () => {
@@ -36,5 +44,7 @@ describe('format', () => {
     expect(formatDateTime(null, 'en')).toBeNull();
     expect(formatDateTime('not a date', 'en')).toBe('not a date');
     expect(formatDateTime('2026-01-02T03:04:05Z', 'en')).toMatch(/2026/);
+    expect(formatDate('1990-01-02', 'en')).toBe('January 2, 1990 (1990-01-02)');
+    expect(formatDate('unreadable', 'en')).toBe('unreadable');
   });
 });

@@ -31,6 +31,16 @@ export function formatDateTime(iso: string | null | undefined, language: string)
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
 }
 
+/**
+ * A date read from a document, in words with the original text after it (staff compare it with the
+ * photo). A bare `YYYY-MM-DD` is a calendar day, read in UTC so no time zone moves it.
+ */
+export function formatDate(value: string, language: string): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return `${new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date)} (${value})`;
+}
+
 /** A country's name in the reader's language, falling back to its code. */
 export function countryName(code: string, language: string): string {
   try {

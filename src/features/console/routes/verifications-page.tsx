@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { navigate } from '@/lib/router';
 import { identityStatuses } from '@/shared/verification';
 import { ConsoleLink } from '../components/console-link';
+import { DataTable } from '../components/data-table';
 import { LoadError, Loading } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { useFlowSummaries, useVerifications } from '../hooks/use-console-data';
@@ -74,41 +75,35 @@ export function VerificationsPage({ search }: { search: string }) {
               : t('verifications.count', { count: shown.length, total: all.length }))}
       </p>
       {shown.length > 0 && (
-        <div className="table-scroll">
-          <table className="verifications">
-            <caption>{t('verifications.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('verifications.columns.id')}</th>
-                <th scope="col">{t('verifications.columns.flow')}</th>
-                <th scope="col">{t('verifications.columns.status')}</th>
-                <th scope="col">{t('verifications.columns.created')}</th>
-                <th scope="col">{t('verifications.columns.lastEvent')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((v) => (
-                <tr key={v.id}>
-                  <th scope="row">
-                    <ConsoleLink href={`/console/verifications/${encodeURIComponent(v.id)}`}>
-                      <code>{v.id}</code>
-                    </ConsoleLink>
-                  </th>
-                  <td>{v.flowName ?? v.flowId}</td>
-                  <td>
-                    <StatusBadge status={v.status} />
-                  </td>
-                  <td>{formatDateTime(v.createdAt, i18n.language)}</td>
-                  <td>
-                    {v.lastEvent
-                      ? t(`events.${v.lastEvent}`, { defaultValue: v.lastEvent })
-                      : t('common.none')}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="verifications"
+          caption={t('verifications.caption')}
+          columns={[
+            t('verifications.columns.id'),
+            t('verifications.columns.flow'),
+            t('verifications.columns.status'),
+            t('verifications.columns.created'),
+            t('verifications.columns.lastEvent'),
+          ]}
+        >
+          {shown.map((v) => (
+            <tr key={v.id}>
+              <th scope="row">
+                <ConsoleLink href={`/console/verifications/${encodeURIComponent(v.id)}`}>
+                  <code>{v.id}</code>
+                </ConsoleLink>
+              </th>
+              <td>{v.flowName ?? v.flowId}</td>
+              <td>
+                <StatusBadge status={v.status} />
+              </td>
+              <td>{formatDateTime(v.createdAt, i18n.language)}</td>
+              <td>
+                {v.lastEvent ? t(`events.${v.lastEvent}`, { defaultValue: v.lastEvent }) : t('common.none')}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
