@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
 import {
   createVerification,
   noiseImage,
@@ -30,37 +31,6 @@ const selfie = (filename = 'selfie.jpg') => ({
 
 const tmpFiles = () => fs.readdirSync(path.join(svc.dataDir, 'tmp'));
 const mediaFiles = () => fs.readdirSync(path.join(svc.dataDir, 'media'));
-
-/** A multipart body written by hand, streamed: `fileBytes` generated on the fly, never held. */
-function streamedForm(inputs: unknown, field: string, filename: string, fileBytes: number, head: Uint8Array) {
-  const boundary = `----idv${Date.now()}`;
-  const enc = new TextEncoder();
-  const preamble = enc.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n${JSON.stringify(inputs)}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const closing = enc.encode(`\r\n--${boundary}--\r\n`);
-  let sent = 0;
-  const chunk = new Uint8Array(256 * 1024).fill(0x41);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(preamble);
-      controller.enqueue(head);
-      sent = head.length;
-    },
-    pull(controller) {
-      if (sent >= fileBytes) {
-        controller.enqueue(closing);
-        controller.close();
-        return;
-      }
-      const n = Math.min(chunk.length, fileBytes - sent);
-      controller.enqueue(chunk.subarray(0, n));
-      sent += n;
-    },
-  });
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 describe('send-input: request-level refusals keep nothing', () => {
   it('400 for a body that is not multipart', async () => {
@@ -163,7 +133,7 @@ describe('send-input: request-level refusals keep nothing', () => {
     const v = await createVerification(svc, 'global-passport');
     const mediaBefore = mediaFiles().length;
     const head = jpeg.subarray(0, 2048);
-    const { body, contentType } = streamedForm(
+    const { body, contentType } = streamedMultipart(
       [front('big.jpg')],
       'document',
       'big.jpg',
