@@ -1,16 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { countryName } from '../lib/display-names';
 import type { BankCapture } from '../lib/wizard-model';
 import { CaptureField } from './capture-field';
+import { CountryChoice } from './country-choice';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type StepProps } from './step-props';
 
 export function BankStep({ step, capture, retake, storeFile, getBlob, save, next }: StepProps<'bank'>) {
-  const { t, i18n } = useTranslation('wizard');
+  const { t } = useTranslation('wizard');
   const passwordId = useId();
-  const countryId = useId();
-  const institutionId_ = useId();
+  const institutionSelectId = useId();
   const current = capture?.kind === 'bank' ? capture : undefined;
   const [country, setCountry] = useState(current?.country ?? step.countries[0]);
   const [institutionId, setInstitutionId] = useState(
@@ -51,26 +50,16 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
     <form onSubmit={submit} className="stack">
       {retake && <ProblemMessage code={retake.code} title={t('retake.title')} />}
       <p className="muted">{t('bank.hint')}</p>
-      {step.countries.length > 1 ? (
-        <div className="field">
-          <label htmlFor={countryId}>{t('bank.country')}</label>
-          <select id={countryId} value={country} onChange={(event) => setCountry(event.target.value)}>
-            {step.countries.map((c) => (
-              <option key={c} value={c}>
-                {countryName(c, i18n.language)}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : (
-        <p>
-          {t('bank.country')}: <strong>{countryName(country, i18n.language)}</strong>
-        </p>
-      )}
+      <CountryChoice
+        label={t('bank.country')}
+        countries={step.countries}
+        value={country}
+        onChange={setCountry}
+      />
       <div className="field">
-        <label htmlFor={institutionId_}>{t('bank.institution')}</label>
+        <label htmlFor={institutionSelectId}>{t('bank.institution')}</label>
         <select
-          id={institutionId_}
+          id={institutionSelectId}
           value={institutionId}
           onChange={(event) => setInstitutionId(event.target.value)}
         >

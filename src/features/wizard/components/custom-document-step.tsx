@@ -23,9 +23,9 @@ export function CustomDocumentStep({
   const value: CustomDocumentCapture = current?.mode === mode ? current : { kind: 'custom-document', mode };
 
   const stored = (page: 'front' | 'back' | 'multi') => async (file: File, info: CapturedInfo) => {
-    const file_ = await storeFile(file, `custom-${group}-${page}`, storedExtra(info));
+    const saved = await storeFile(file, `custom-${group}-${page}`, storedExtra(info));
     save(
-      page === 'multi' ? { kind: 'custom-document', mode: 'pdf', pdf: file_ } : { ...value, [page]: file_ },
+      page === 'multi' ? { kind: 'custom-document', mode: 'pdf', pdf: saved } : { ...value, [page]: saved },
     );
   };
 
@@ -39,24 +39,17 @@ export function CustomDocumentStep({
       {spec.multiPage && !retake && (
         <fieldset>
           <legend>{t('customDocument.modeLegend')}</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`mode-${group}`}
-              checked={mode === 'images'}
-              onChange={() => setMode('images')}
-            />
-            {t('customDocument.modeImages')}
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`mode-${group}`}
-              checked={mode === 'pdf'}
-              onChange={() => setMode('pdf')}
-            />
-            {t('customDocument.modePdf')}
-          </label>
+          {(['images', 'pdf'] as const).map((option) => (
+            <label key={option} className="choice">
+              <input
+                type="radio"
+                name={`mode-${group}`}
+                checked={mode === option}
+                onChange={() => setMode(option)}
+              />
+              {option === 'images' ? t('customDocument.modeImages') : t('customDocument.modePdf')}
+            </label>
+          ))}
         </fieldset>
       )}
       {mode === 'pdf' ? (

@@ -2,10 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
-import { countryName } from '../lib/display-names';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import type { DocumentCapture } from '../lib/wizard-model';
 import { CaptureField } from './capture-field';
+import { CountryChoice } from './country-choice';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type CapturedInfo, type StepProps } from './step-props';
 
@@ -20,20 +20,15 @@ export function DocumentStep({
   save,
   next,
 }: StepProps<'document'>) {
-  const { t, i18n } = useTranslation('wizard');
+  const { t } = useTranslation('wizard');
   const { document: spec, group } = step;
-  const countryId = useId();
   const regionId = useId();
   const current = capture?.kind === 'document' ? capture : undefined;
-  const [screen, setScreen] = useState<Screen>(
-    retake?.part === 'back'
-      ? 'back'
-      : retake?.part === 'front'
-        ? 'front'
-        : current?.front
-          ? 'front'
-          : 'choose',
-  );
+  // A retake opens on the refused side; after a reload, a document already begun skips the choice.
+  const [screen, setScreen] = useState<Screen>(() => {
+    if (retake?.part === 'front' || retake?.part === 'back') return retake.part;
+    return current?.front ? 'front' : 'choose';
+  });
   const [type, setType] = useState<DocumentType>(current?.type ?? spec.types[0]);
   const [country, setCountry] = useState(current?.country ?? spec.countries[0]);
   const regionsOf = (c: string) => spec.regions[c] ?? [];
@@ -86,29 +81,15 @@ export function DocumentStep({
               {t('document.type')}: <strong>{typeName}</strong>
             </p>
           )}
-          {spec.countries.length > 1 ? (
-            <div className="field">
-              <label htmlFor={countryId}>{t('document.country')}</label>
-              <select
-                id={countryId}
-                value={country}
-                onChange={(event) => {
-                  setCountry(event.target.value);
-                  setRegion(regionsOf(event.target.value)[0] ?? '');
-                }}
-              >
-                {spec.countries.map((c) => (
-                  <option key={c} value={c}>
-                    {countryName(c, i18n.language)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : (
-            <p>
-              {t('document.country')}: <strong>{countryName(country, i18n.language)}</strong>
-            </p>
-          )}
+          <CountryChoice
+            label={t('document.country')}
+            countries={spec.countries}
+            value={country}
+            onChange={(chosen) => {
+              setCountry(chosen);
+              setRegion(regionsOf(chosen)[0] ?? '');
+            }}
+          />
           {regions.length > 0 && (
             <div className="field">
               <label htmlFor={regionId}>{t('document.region')}</label>

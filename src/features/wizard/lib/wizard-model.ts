@@ -102,65 +102,57 @@ export function uploadNameOf(id: string, file: StoredFile): string {
   return `${id}.${ext}`;
 }
 
-const withFile = (id: string, stored: StoredFile, field: FileField) => ({
-  stored,
-  field,
-  uploadName: uploadNameOf(id, stored),
-});
-
 /** Every input the captures make, in flow order (the order the service requires). */
 export function planInputs(steps: WizardStep[], captures: Record<string, Capture>): PlannedInput[] {
   const planned: PlannedInput[] = [];
   steps.forEach((step, stepIndex) => {
     const capture = captures[step.key];
     if (!capture) return;
-    const base = { stepKey: step.key, stepIndex };
+    // A file input's descriptor names the upload, and that name comes from the input's id.
+    const addFile = (
+      id: string,
+      part: InputPart,
+      stored: StoredFile,
+      field: FileField,
+      descriptor: (filename: string) => InputDescriptor,
+    ) => {
+      const uploadName = uploadNameOf(id, stored);
+      planned.push({
+        stepKey: step.key,
+        stepIndex,
+        id,
+        part,
+        file: { stored, field, uploadName },
+        descriptor: descriptor(uploadName),
+      });
+    };
     if (step.kind === 'document' && capture.kind === 'document') {
       for (const page of ['front', 'back'] as const) {
         const stored = capture[page];
         if (!stored || (page === 'back' && (capture.noBack || !hasBack(capture)))) continue;
-        const id = `doc-${step.group}-${page}`;
-        const file = withFile(id, stored, 'document');
-        planned.push({
-          ...base,
-          id,
-          part: page,
-          file,
-          descriptor: {
-            inputType: 'document-photo',
-            group: step.group,
-            data: {
-              type: capture.type,
-              country: capture.country,
-              ...(capture.region ? { region: capture.region } : {}),
-              page,
-              filename: file.uploadName,
-            },
+        addFile(`doc-${step.group}-${page}`, page, stored, 'document', (filename) => ({
+          inputType: 'document-photo',
+          group: step.group,
+          data: {
+            type: capture.type,
+            country: capture.country,
+            ...(capture.region ? { region: capture.region } : {}),
+            page,
+            filename,
           },
-        });
+        }));
       }
     } else if (step.kind === 'biometric' && capture.kind === 'biometric' && capture.file) {
       if (step.input === 'selfie-photo') {
-        const file = withFile('selfie', capture.file, 'selfie');
-        planned.push({
-          ...base,
-          id: 'selfie',
-          part: 'file',
-          file,
-          descriptor: {
-            inputType: 'selfie-photo',
-            data: { type: 'selfie-photo', filename: file.uploadName },
-          },
-        });
+        addFile('selfie', 'file', capture.file, 'selfie', (filename) => ({
+          inputType: 'selfie-photo',
+          data: { type: 'selfie-photo', filename },
+        }));
       } else {
-        const file = withFile('video', capture.file, 'video');
-        planned.push({
-          ...base,
-          id: 'video',
-          part: 'file',
-          file,
-          descriptor: { inputType: 'selfie-video', data: { filename: file.uploadName } },
-        });
+        addFile('video', 'file', capture.file, 'video', (filename) => ({
+          inputType: 'selfie-video',
+          data: { filename },
+        }));
       }
     } else if (step.kind === 'custom-document' && capture.kind === 'custom-document') {
       const pages =
@@ -172,23 +164,16 @@ export function planInputs(steps: WizardStep[], captures: Record<string, Capture
             ] as const);
       for (const [page, stored] of pages) {
         if (!stored) continue;
-        const id = `custom-${step.group}-${page}`;
-        const file = withFile(id, stored, 'custom-document');
-        planned.push({
-          ...base,
-          id,
-          part: page,
-          file,
-          descriptor: {
-            inputType: 'custom-document-photo',
-            group: step.group,
-            data: { type: step.document.type, page, filename: file.uploadName },
-          },
-        });
+        addFile(`custom-${step.group}-${page}`, page, stored, 'custom-document', (filename) => ({
+          inputType: 'custom-document-photo',
+          group: step.group,
+          data: { type: step.document.type, page, filename },
+        }));
       }
     } else if (step.kind === 'custom-fields' && capture.kind === 'custom-fields') {
       planned.push({
-        ...base,
+        stepKey: step.key,
+        stepIndex,
         id: 'fields',
         part: 'fields',
         descriptor: {
@@ -197,23 +182,16 @@ export function planInputs(steps: WizardStep[], captures: Record<string, Capture
         },
       });
     } else if (step.kind === 'bank' && capture.kind === 'bank' && capture.file) {
-      const file = withFile('bank', capture.file, 'bank-document');
-      planned.push({
-        ...base,
-        id: 'bank',
-        part: 'file',
-        file,
-        descriptor: {
-          inputType: 'financial-information-bank-statement-parsing-request',
-          data: {
-            type: 'bank-document',
-            country: capture.country,
-            institutionId: capture.institutionId,
-            ...(capture.password ? { password: capture.password } : {}),
-            filename: file.uploadName,
-          },
+      addFile('bank', 'file', capture.file, 'bank-document', (filename) => ({
+        inputType: 'financial-information-bank-statement-parsing-request',
+        data: {
+          type: 'bank-document',
+          country: capture.country,
+          institutionId: capture.institutionId,
+          ...(capture.password ? { password: capture.password } : {}),
+          filename,
         },
-      });
+      }));
     }
   });
   return planned;

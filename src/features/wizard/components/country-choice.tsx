@@ -1,0 +1,39 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { countryName } from '../lib/display-names';
+
+/** A labelled country select, or just the country's name when the flow allows only one. */
+export function CountryChoice({
+  label,
+  countries,
+  value,
+  onChange,
+}: {
+  label: string;
+  countries: string[];
+  value: string;
+  onChange: (country: string) => void;
+}) {
+  const { i18n } = useTranslation('wizard');
+  const id = useId();
+  const name = (code: string) => countryName(code, i18n.language);
+  if (countries.length < 2) {
+    return (
+      <p>
+        {label}: <strong>{name(value)}</strong>
+      </p>
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {countries.map((code) => (
+          <option key={code} value={code}>
+            {name(code)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
