@@ -1,13 +1,12 @@
 // Helpers for the service's integration tests: a real service on 127.0.0.1 (port 0), real
 // multipart bodies, real images made with sharp, and a real webhook receiver.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { afterAll } from 'vitest';
+import { noisePhoto } from '../../e2e/fixtures/noise-photo';
 import { buildServiceApp } from './app';
 import { loadConfig, type ServiceConfig } from './config';
 import { signBody } from './outbox';
@@ -135,24 +134,9 @@ export async function waitForStatus(svc: RunningService, id: string, statuses: s
   }, timeoutMs);
 }
 
-/** A detailed, colourful photo-like JPEG (random noise passes the grayscale and blur checks). */
-export async function noiseImage(
-  width: number,
-  height: number,
-  format: 'jpeg' | 'png' = 'jpeg',
-  seed = randomBytes(4),
-) {
-  const pixels = Buffer.alloc(width * height * 3);
-  let x = seed.readUInt32BE(0) || 1;
-  for (let i = 0; i < pixels.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    pixels[i] = x & 0xff;
-  }
-  const image = sharp(pixels, { raw: { width, height, channels: 3 } });
-  return format === 'jpeg' ? image.jpeg({ quality: 90 }).toBuffer() : image.png().toBuffer();
-}
+/** A detailed, colourful photo-like JPEG or PNG, different at each call. */
+export const noiseImage = (width: number, height: number, format: 'jpeg' | 'png' = 'jpeg') =>
+  noisePhoto(width, height, { format });
 
 /** Adds a JPEG COM segment right after SOI: how a sample carries a scenario or person marker. */
 export function withJpegComment(jpeg: Buffer, text: string) {
