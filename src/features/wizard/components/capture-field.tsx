@@ -89,14 +89,12 @@ export function CaptureField({ label, accept, checkKind, camera, otherSide, valu
     void take(file);
   };
 
-  const uploadLabel =
-    accept === 'video'
-      ? t('capture.uploadVideo')
-      : accept === 'pdf'
-        ? t('capture.uploadPdf')
-        : accept === 'image-or-pdf'
-          ? t('capture.uploadImageOrPdf')
-          : t('capture.uploadPhoto');
+  const uploadLabel = {
+    image: t('capture.uploadPhoto'),
+    video: t('capture.uploadVideo'),
+    pdf: t('capture.uploadPdf'),
+    'image-or-pdf': t('capture.uploadImageOrPdf'),
+  }[accept];
 
   return (
     <section className="capture-field" aria-label={label}>

@@ -6,10 +6,10 @@ import { customFieldValuesSchema, toCustomFields } from '@/shared/custom-fields'
 import type { CustomFieldDefinition } from '@/shared/flow';
 import type { StepProps } from './step-props';
 
-// Loaded lazily (react-hook-form and zod weigh on the first screen): the form comes from the
-// flow's definitions and is checked by the same schema the service applies to the descriptor.
 const emptyValue = (field: CustomFieldDefinition) => (field.type === 'checkbox' ? 'false' : '');
 
+// Loaded lazily (react-hook-form and zod weigh on the first screen): the form comes from the
+// flow's definitions and is checked by the same schema the service applies to the descriptor.
 export default function CustomFieldsStep({ step, capture, save, next }: StepProps<'custom-fields'>) {
   const { t } = useTranslation('wizard');
   const schema = useMemo(() => customFieldValuesSchema(step.fields), [step.fields]);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CustomFieldDefinition } from '@/shared/flow';
 import { skipUploadWait } from '../api/wizard-api';
 import { partLabel } from '../lib/part-label';
 import { buildSendInputForm, classifyFailure, sendInputs, type RequestFailure } from '../lib/send-input';
@@ -25,6 +26,30 @@ type Props = {
   update: (change: (state: WizardState, steps: WizardStep[]) => WizardState) => void;
   restart: () => void;
 };
+
+function FieldValues({
+  fields,
+  values,
+}: {
+  fields: CustomFieldDefinition[];
+  values: Record<string, string>;
+}) {
+  const { t } = useTranslation('wizard');
+  return (
+    <dl className="field-values">
+      {fields.map((field) => (
+        <div key={field.name}>
+          <dt>{field.label ?? field.name}</dt>
+          <dd>
+            {field.type === 'checkbox'
+              ? t(values[field.name] === 'true' ? 'fields.yes' : 'fields.no')
+              : values[field.name] || '—'}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) {
   const { t } = useTranslation('wizard');
@@ -102,20 +127,8 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
                 <li key={input.id}>
                   {input.file ? (
                     <FilePreview file={input.file.stored} getBlob={getBlob} label={partLabel(t, input)} />
-                  ) : capture?.kind === 'custom-fields' ? (
-                    <dl className="field-values">
-                      {step.kind === 'custom-fields' &&
-                        step.fields.map((field) => (
-                          <div key={field.name}>
-                            <dt>{field.label ?? field.name}</dt>
-                            <dd>
-                              {field.type === 'checkbox'
-                                ? t(capture.values[field.name] === 'true' ? 'fields.yes' : 'fields.no')
-                                : capture.values[field.name] || '—'}
-                            </dd>
-                          </div>
-                        ))}
-                    </dl>
+                  ) : capture?.kind === 'custom-fields' && step.kind === 'custom-fields' ? (
+                    <FieldValues fields={step.fields} values={capture.values} />
                   ) : null}
                   {state.results[input.id]?.state === 'accepted' && (
                     <p className="ok">{t('review.accepted')}</p>
