@@ -18,8 +18,8 @@ export function DataTable({
         <caption>{caption}</caption>
         <thead>
           <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
+            {columns.map((column, index) => (
+              <th key={index} scope="col">
                 {column}
               </th>
             ))}

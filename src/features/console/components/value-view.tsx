@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnsOf, formatDateTime, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
+import { DataTable } from './data-table';
 
 /** "unknown" for a value the service left empty: an empty cell reads as a bug. */
 export function Unknown() {
@@ -79,6 +80,16 @@ function asField(value: unknown): { value: unknown; label: string | null } | nul
   return { value: value.value, label: typeof value.label === 'string' ? value.label : null };
 }
 
+/** One row of a `dl.kv` definition list. */
+export function KvRow({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div className="kv-row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 export function KeyValueList({
   data,
   labels = {},
@@ -93,12 +104,9 @@ export function KeyValueList({
       {entries.map(([key, value]) => {
         const field = asField(value);
         return (
-          <div key={key} className="kv-row">
-            <dt>{labels[key] ?? field?.label ?? humanizeKey(key)}</dt>
-            <dd>
-              <ValueView name={key} value={field ? field.value : value} />
-            </dd>
-          </div>
+          <KvRow key={key} label={labels[key] ?? field?.label ?? humanizeKey(key)}>
+            <ValueView name={key} value={field ? field.value : value} />
+          </KvRow>
         );
       })}
     </dl>
@@ -114,30 +122,16 @@ export function RecordTable({
 }) {
   const columns = columnsOf(rows);
   return (
-    <div className="table-scroll">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {humanizeKey(column)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={index}>
-              {columns.map((column) => (
-                <td key={column}>
-                  <ValueView name={column} value={row[column]} />
-                </td>
-              ))}
-            </tr>
+    <DataTable caption={caption} columns={columns.map(humanizeKey)}>
+      {rows.map((row, index) => (
+        <tr key={index}>
+          {columns.map((column) => (
+            <td key={column}>
+              <ValueView name={column} value={row[column]} />
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -4,7 +4,7 @@ import type { StoredEvent } from '@/shared/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
 import { DataTable } from './data-table';
-import { KeyValueList, MediaView, RecordTable, Unknown, ValueView } from './value-view';
+import { KeyValueList, KvRow, MediaView, RecordTable, Unknown, ValueView } from './value-view';
 
 function useLabels() {
   const { t, i18n } = useTranslation('console');
@@ -99,18 +99,18 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
         <div role="group" aria-labelledby={`${headingId}-fields`}>
           <dl className="kv">
             {doc.fields.map((field) => (
-              <div key={field.key} className="kv-row">
-                <dt>{t(`fields.${field.key}`, { defaultValue: field.label ?? humanizeKey(field.key) })}</dt>
-                <dd>
-                  {field.value === null || field.value === '' ? (
-                    <Unknown />
-                  ) : field.format === 'date' && typeof field.value === 'string' ? (
-                    <time dateTime={field.value}>{formatDate(field.value, language)}</time>
-                  ) : (
-                    String(field.value)
-                  )}
-                </dd>
-              </div>
+              <KvRow
+                key={field.key}
+                label={t(`fields.${field.key}`, { defaultValue: field.label ?? humanizeKey(field.key) })}
+              >
+                {field.value === null || field.value === '' ? (
+                  <Unknown />
+                ) : field.format === 'date' && typeof field.value === 'string' ? (
+                  <time dateTime={field.value}>{formatDate(field.value, language)}</time>
+                ) : (
+                  String(field.value)
+                )}
+              </KvRow>
             ))}
           </dl>
         </div>
@@ -150,31 +150,24 @@ export function ComputedSection({ view }: { view: VerificationView }) {
     <section aria-labelledby="detail-computed" className="card">
       <h2 id="detail-computed">{t('detail.computed')}</h2>
       <dl className="kv">
-        <div className="kv-row">
-          <dt>{t('detail.age')}</dt>
-          <dd>{typeof view.age === 'number' ? t('detail.ageYears', { count: view.age }) : <Unknown />}</dd>
-        </div>
+        <KvRow label={t('detail.age')}>
+          {typeof view.age === 'number' ? t('detail.ageYears', { count: view.age }) : <Unknown />}
+        </KvRow>
         {(view.documentExpiry ?? []).map((entry) => (
-          <div key={entry.type} className="kv-row">
-            <dt>{t('detail.expiryOf', { document: docType(entry.type) })}</dt>
-            <dd>
-              {entry.expired === null ? (
-                <Unknown />
-              ) : entry.expired ? (
-                <span className="error">{t('detail.expiredYes')}</span>
-              ) : (
-                <span className="ok">{t('detail.expiredNo')}</span>
-              )}
-            </dd>
-          </div>
+          <KvRow key={entry.type} label={t('detail.expiryOf', { document: docType(entry.type) })}>
+            {entry.expired === null ? (
+              <Unknown />
+            ) : entry.expired ? (
+              <span className="error">{t('detail.expiredYes')}</span>
+            ) : (
+              <span className="ok">{t('detail.expiredNo')}</span>
+            )}
+          </KvRow>
         ))}
         {!view.documentExpiry?.length && (
-          <div className="kv-row">
-            <dt>{t('detail.expiry')}</dt>
-            <dd>
-              <Unknown />
-            </dd>
-          </div>
+          <KvRow label={t('detail.expiry')}>
+            <Unknown />
+          </KvRow>
         )}
       </dl>
     </section>
@@ -194,18 +187,12 @@ export function BankSection({ bank }: { bank: BankView }) {
       )}
       <h3>{t('detail.balances')}</h3>
       <dl className="kv">
-        <div className="kv-row">
-          <dt>{t('detail.currentBalance')}</dt>
-          <dd>
-            <ValueView name="current_balance" value={bank.currentBalance} />
-          </dd>
-        </div>
-        <div className="kv-row">
-          <dt>{t('detail.availableBalance')}</dt>
-          <dd>
-            <ValueView name="available_balance" value={bank.availableBalance} />
-          </dd>
-        </div>
+        <KvRow label={t('detail.currentBalance')}>
+          <ValueView name="current_balance" value={bank.currentBalance} />
+        </KvRow>
+        <KvRow label={t('detail.availableBalance')}>
+          <ValueView name="available_balance" value={bank.availableBalance} />
+        </KvRow>
       </dl>
       <h3>{t('detail.holder')}</h3>
       {bank.holder ? <KeyValueList data={bank.holder} /> : <Unknown />}

@@ -15,12 +15,12 @@ export type StreamState = 'connecting' | 'open' | 'closed';
  * Keeps the console's lists live from the BFF's server-sent events. A verification event also
  * refreshes that verification's page; a closed stream (logged out, server gone) re-checks the session.
  */
-export function useStaffEvents(enabled: boolean): StreamState {
+export function useStaffEvents(): StreamState {
   const queryClient = useQueryClient();
   const [state, setState] = useState<StreamState>('connecting');
 
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
+    if (typeof EventSource === 'undefined') return;
     const source = new EventSource(bffPaths.staffEvents, { withCredentials: true });
     const onMessage = (event: MessageEvent<string>) => {
       let json: unknown;
@@ -62,7 +62,7 @@ export function useStaffEvents(enabled: boolean): StreamState {
     source.addEventListener('credit-check', onMessage);
     source.addEventListener('message', onMessage);
     return () => source.close();
-  }, [enabled, queryClient]);
+  }, [queryClient]);
 
-  return enabled ? state : 'closed';
+  return state;
 }

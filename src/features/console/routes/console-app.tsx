@@ -73,7 +73,7 @@ function ConsoleShell() {
   const { t } = useTranslation('console');
   const location = useLocation();
   const [pathname, search = ''] = location.split('?');
-  const stream = useStaffEvents(true);
+  const stream = useStaffEvents();
   useLogoutOnUnauthorized();
   const container = useRef<HTMLDivElement>(null);
   const firstPath = useRef(pathname);

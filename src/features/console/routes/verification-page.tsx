@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
 import { LoadError, Loading } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
-import { KeyValueList, Unknown } from '../components/value-view';
+import { KeyValueList, KvRow, Unknown } from '../components/value-view';
 import {
   BankSection,
   ComputedSection,
@@ -44,31 +44,23 @@ export function VerificationPage({ id }: { id: string }) {
           <section aria-labelledby="detail-summary" className="card">
             <h2 id="detail-summary">{t('detail.summary')}</h2>
             <dl className="kv">
-              <div className="kv-row">
-                <dt>{t('detail.status')}</dt>
-                <dd>{status ? <StatusBadge status={status} /> : <Unknown />}</dd>
-              </div>
-              <div className="kv-row">
-                <dt>{t('detail.flow')}</dt>
-                <dd>{view?.flow?.name ?? summary?.flowName ?? summary?.flowId ?? <Unknown />}</dd>
-              </div>
-              <div className="kv-row">
-                <dt>{t('detail.identity')}</dt>
-                <dd>{summary?.identity ? <code>{summary.identity}</code> : <Unknown />}</dd>
-              </div>
-              <div className="kv-row">
-                <dt>{t('detail.created')}</dt>
-                <dd>{formatDateTime(summary?.createdAt, i18n.language) ?? <Unknown />}</dd>
-              </div>
-              <div className="kv-row">
-                <dt>{t('detail.updated')}</dt>
-                <dd>{formatDateTime(summary?.updatedAt, i18n.language) ?? <Unknown />}</dd>
-              </div>
+              <KvRow label={t('detail.status')}>
+                {status ? <StatusBadge status={status} /> : <Unknown />}
+              </KvRow>
+              <KvRow label={t('detail.flow')}>
+                {view?.flow?.name ?? summary?.flowName ?? summary?.flowId ?? <Unknown />}
+              </KvRow>
+              <KvRow label={t('detail.identity')}>
+                {summary?.identity ? <code>{summary.identity}</code> : <Unknown />}
+              </KvRow>
+              <KvRow label={t('detail.created')}>
+                {formatDateTime(summary?.createdAt, i18n.language) ?? <Unknown />}
+              </KvRow>
+              <KvRow label={t('detail.updated')}>
+                {formatDateTime(summary?.updatedAt, i18n.language) ?? <Unknown />}
+              </KvRow>
               {view?.expired !== null && view?.expired !== undefined && (
-                <div className="kv-row">
-                  <dt>{t('detail.expired')}</dt>
-                  <dd>{view.expired ? t('common.yes') : t('common.no')}</dd>
-                </div>
+                <KvRow label={t('detail.expired')}>{view.expired ? t('common.yes') : t('common.no')}</KvRow>
               )}
             </dl>
             {view?.metadata && Object.keys(view.metadata).length > 0 && (
