@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { devDefaults } from '@/shared/dev-defaults';
 import { noisePhoto } from '../fixtures/noise-photo';
+import { sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from './lib/free-port';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
@@ -79,18 +80,22 @@ try {
     { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
   ]);
 
-  async function oneRequest() {
+  async function newIdentity() {
     const created = await fetch(`${url}/v2/verifications`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ flowId: 'br-bank' }),
     });
-    const { identity } = (await created.json()) as { identity: string };
-    const form = new FormData();
-    form.append('inputs', inputs);
-    form.append('document', new Blob([new Uint8Array(front)]), 'front.jpg');
-    form.append('document', new Blob([new Uint8Array(back)]), 'back.jpg');
-    form.append('selfie', new Blob([new Uint8Array(selfie)]), 'selfie.jpg');
+    return ((await created.json()) as { identity: string }).identity;
+  }
+
+  async function oneRequest() {
+    const identity = await newIdentity();
+    const form = sendInputForm(inputs, [
+      { field: 'document', name: 'front.jpg', bytes: front },
+      { field: 'document', name: 'back.jpg', bytes: back },
+      { field: 'selfie', name: 'selfie.jpg', bytes: selfie },
+    ]);
     const started = performance.now();
     const response = await fetch(`${url}/v2/identities/${identity}/send-input`, {
       method: 'POST',
@@ -128,12 +133,7 @@ try {
 
   // One 50 MB upload, streamed by the client too, to see how much the service's RSS grows.
   async function bigUpload(bytes: number, label: string) {
-    const created = await fetch(`${url}/v2/verifications`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ flowId: 'br-bank' }),
-    });
-    const { identity } = (await created.json()) as { identity: string };
+    const identity = await newIdentity();
     const { body, contentType } = streamedMultipart(
       [
         {

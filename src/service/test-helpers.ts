@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
 import { noisePhoto } from '../../e2e/fixtures/noise-photo';
+import { sendInputForm, type UploadPart } from '../../e2e/fixtures/send-input-form';
 import { buildServiceApp } from './app';
 import { loadConfig, type ServiceConfig } from './config';
 import { signBody } from './outbox';
@@ -85,25 +86,16 @@ export async function createVerification(
   return (await response.json()) as Created & Record<string, unknown>;
 }
 
-export interface UploadPart {
-  field: string;
-  name: string;
-  bytes: Uint8Array;
-}
-
 export async function sendInput(
   svc: RunningService,
   identity: string,
   inputs: unknown,
   files: UploadPart[] = [],
 ) {
-  const form = new FormData();
-  form.append('inputs', typeof inputs === 'string' ? inputs : JSON.stringify(inputs));
-  for (const f of files) form.append(f.field, new Blob([f.bytes as Uint8Array<ArrayBuffer>]), f.name);
   const response = await fetch(`${svc.url}/v2/identities/${identity}/send-input`, {
     method: 'POST',
     headers: svc.auth,
-    body: form,
+    body: sendInputForm(inputs, files),
   });
   return { status: response.status, body: (await response.json()) as unknown };
 }
