@@ -5,10 +5,17 @@ import { ConsoleLink } from './console-link';
 
 export type Section = 'flows' | 'verifications' | 'credit-checks';
 
-const links: { section: Section; href: string; label: string }[] = [
-  { section: 'flows', href: '/console/flows', label: 'nav.flows' },
-  { section: 'verifications', href: '/console/verifications', label: 'nav.verifications' },
-  { section: 'credit-checks', href: '/console/credit-checks', label: 'nav.creditChecks' },
+/** The translation key naming each section, in the nav and in the tab's title. */
+export const sectionLabels: Record<Section, string> = {
+  flows: 'nav.flows',
+  verifications: 'nav.verifications',
+  'credit-checks': 'nav.creditChecks',
+};
+
+const links: { section: Section; href: string }[] = [
+  { section: 'flows', href: '/console/flows' },
+  { section: 'verifications', href: '/console/verifications' },
+  { section: 'credit-checks', href: '/console/credit-checks' },
 ];
 
 export function ConsoleNav({ current, stream }: { current: Section | null; stream: StreamState }) {
@@ -21,7 +28,7 @@ export function ConsoleNav({ current, stream }: { current: Section | null; strea
           {links.map((link) => (
             <li key={link.section}>
               <ConsoleLink href={link.href} aria-current={current === link.section ? 'page' : undefined}>
-                {t(link.label)}
+                {t(sectionLabels[link.section])}
               </ConsoleLink>
             </li>
           ))}

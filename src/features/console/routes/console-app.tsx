@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api-client';
 import { addTranslations } from '@/lib/i18n';
 import { matchPath, useLocation } from '@/lib/router';
 import { consoleKeys } from '../api/staff-api';
-import { ConsoleNav, type Section } from '../components/console-nav';
+import { ConsoleNav, sectionLabels, type Section } from '../components/console-nav';
 import { LoadError, Loading } from '../components/query-state';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useSession } from '../hooks/use-session';
@@ -63,12 +63,6 @@ function useLogoutOnUnauthorized() {
   );
 }
 
-const sectionTitles: Record<Section, string> = {
-  flows: 'nav.flows',
-  verifications: 'nav.verifications',
-  'credit-checks': 'nav.creditChecks',
-};
-
 function ConsoleShell() {
   const { t } = useTranslation('console');
   const location = useLocation();
@@ -105,7 +99,7 @@ function ConsoleShell() {
     page = <p role="alert">{t('common.notFound')}</p>;
   }
 
-  const title = section ? t(sectionTitles[section]) : t('common.notFound');
+  const title = section ? t(sectionLabels[section]) : t('common.notFound');
   useDocumentTitle(`${title} · ${t('nav.label')}`);
 
   return (

@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import type { FlowSummary } from '@/shared/flow';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { Flow } from '@/shared/flow';
+import { useTranslation } from 'react-i18next';
+import type { Flow, FlowSummary } from '@/shared/flow';
 import { ConsoleLink } from '../components/console-link';
 import { FlowMerits } from '../components/flow-merits';
 import { PhoneHandoff } from '../components/phone-handoff';

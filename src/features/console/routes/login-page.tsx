@@ -23,16 +23,13 @@ export function LoginPage() {
     login.mutate(password);
   };
 
-  const failure = login.error;
-  const message = empty
-    ? t('login.required')
-    : failure instanceof ApiError && failure.status === 401
-      ? t('login.wrongPassword')
-      : failure instanceof ApiError && failure.status === 429
-        ? t('login.rateLimited')
-        : failure
-          ? t('login.failed', { message: failure.message })
-          : null;
+  const failureMessage = (failure: Error) => {
+    const status = failure instanceof ApiError ? failure.status : null;
+    if (status === 401) return t('login.wrongPassword');
+    if (status === 429) return t('login.rateLimited');
+    return t('login.failed', { message: failure.message });
+  };
+  const message = empty ? t('login.required') : login.error ? failureMessage(login.error) : null;
 
   return (
     <section className="console login" aria-labelledby="console-login-title">
