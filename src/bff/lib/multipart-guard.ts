@@ -6,6 +6,8 @@ import { streamed } from './upload-gc';
 
 const SNIFF_BYTES = 1024;
 const MAX_PART_HEADER_BYTES = 16 * 1024;
+// Four socket reads; the most a guarded upload holds in this stage is twice that (both sides).
+const STREAM_HIGH_WATER_MARK = 256 * 1024;
 
 export const guardErrors = {
   bodyTooLarge,
@@ -60,7 +62,9 @@ export class MultipartGuard extends Transform {
   private files = 0;
 
   constructor(boundary: string) {
-    super();
+    // A socket read is up to 64 KB: with the default 16 KB mark every chunk would make the
+    // request pause and resume (a readStop/readStart per chunk). A few chunks of room keep it flowing.
+    super({ highWaterMark: STREAM_HIGH_WATER_MARK });
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
   }
 

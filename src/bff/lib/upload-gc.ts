@@ -22,7 +22,7 @@ function collector(): Gc | null {
   return gc;
 }
 
-const EVERY_BYTES = 16 * 1024 * 1024;
+const EVERY_BYTES = 8 * 1024 * 1024;
 let sinceLast = 0;
 
 /** Counts bytes streamed through this process; now and then frees the buffers already passed on. */

@@ -1,4 +1,4 @@
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, type buildConnector, type Dispatcher } from 'undici';
 import { BffHttpError, upstreamFailed, upstreamUnavailable } from '../errors';
 import { TokenCache } from './token-cache';
 
@@ -84,10 +84,17 @@ export class UpstreamClient {
     const url = new URL(options.upstreamUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    // An upload chunk is up to 64 KB: at undici's 64 KB socket mark every write would pause the
+    // body until 'drain'. Room for a few chunks keeps a streamed upload flowing (net.connect takes
+    // highWaterMark; undici passes it on, its types do not list it).
+    const connect: buildConnector.BuildOptions & { highWaterMark: number } = {
+      timeout: 5_000,
+      highWaterMark: 256 * 1024,
+    };
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 64,
       keepAliveTimeout: 10_000,
-      connect: { timeout: 5_000 },
+      connect,
     });
     this.tokens = new TokenCache(() => this.fetchToken());
   }
