@@ -66,19 +66,16 @@ try {
   console.log(
     `files: front ${mb(front.length)} MB, back ${mb(back.length)} MB, selfie ${mb(selfie.length)} MB`,
   );
-  const inputs = JSON.stringify([
-    {
-      inputType: 'document-photo',
-      group: 0,
-      data: { type: 'national-id', country: 'BR', page: 'front', filename: 'front.jpg' },
-    },
-    {
-      inputType: 'document-photo',
-      group: 0,
-      data: { type: 'national-id', country: 'BR', page: 'back', filename: 'back.jpg' },
-    },
+  const idSide = (page: 'front' | 'back') => ({
+    inputType: 'document-photo',
+    group: 0,
+    data: { type: 'national-id', country: 'BR', page, filename: `${page}.jpg` },
+  });
+  const inputs = [
+    idSide('front'),
+    idSide('back'),
     { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
-  ]);
+  ];
 
   async function newIdentity() {
     const created = await fetch(`${url}/v2/verifications`, {
@@ -135,13 +132,7 @@ try {
   async function bigUpload(bytes: number, label: string) {
     const identity = await newIdentity();
     const { body, contentType } = streamedMultipart(
-      [
-        {
-          inputType: 'document-photo',
-          group: 0,
-          data: { type: 'national-id', country: 'BR', page: 'front', filename: 'front.jpg' },
-        },
-      ],
+      [idSide('front')],
       'document',
       'big.jpg',
       bytes,
