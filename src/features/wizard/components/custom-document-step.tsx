@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomDocumentCapture } from '../lib/wizard-model';
-import { CaptureField } from './capture-field';
+import { CaptureField, type CapturedInfo } from './capture-field';
 import { ProblemMessage } from './problem-message';
-import { storedExtra, type CapturedInfo, type StepProps } from './step-props';
+import { storedExtra, type StepProps } from './step-props';
 
 export function CustomDocumentStep({
   step,

@@ -4,10 +4,10 @@ import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import type { DocumentCapture } from '../lib/wizard-model';
-import { CaptureField } from './capture-field';
+import { CaptureField, type CapturedInfo } from './capture-field';
 import { CountryChoice } from './country-choice';
 import { ProblemMessage } from './problem-message';
-import { storedExtra, type CapturedInfo, type StepProps } from './step-props';
+import { storedExtra, type StepProps } from './step-props';
 
 type Screen = 'choose' | 'front' | 'back';
 

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { partLabel } from '../lib/part-label';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
-import { failuresToRetake, planInputs, type WizardState } from '../lib/wizard-model';
+import { failuresToRetake, heldBackInputs, planInputs, type WizardState } from '../lib/wizard-model';
 import { ProblemMessage } from './problem-message';
 
 type Props = {
@@ -18,10 +18,7 @@ export function FailuresScreen({ steps, state, update }: Props) {
   const { t } = useTranslation('wizard');
   const planned = planInputs(steps, state.captures);
   const failures = failuresToRetake(planned, state.results);
-  const waiting = planned.filter((input) => {
-    const outcome = state.results[input.id];
-    return outcome?.state === 'failed' && outcome.error.code === 'documentPhoto.FirstInputNotProcessed';
-  });
+  const waiting = heldBackInputs(planned, state.results);
   const name = (input: (typeof planned)[number]) => {
     const step = stepTitle(t, steps[input.stepIndex], steps);
     const sided =

@@ -15,8 +15,6 @@ export type StepProps<K extends WizardStep['kind']> = {
   next: () => void;
 };
 
-export type { CapturedInfo };
-
 /** What a stored capture keeps from the checks: the person's file name and the image hash. */
 export const storedExtra = (info: CapturedInfo): Partial<StoredFile> => ({
   name: info.originalName,

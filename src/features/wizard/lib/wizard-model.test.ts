@@ -3,6 +3,7 @@ import { inputsFieldSchema } from '@/shared/inputs';
 import { buildSteps } from './steps';
 import {
   failuresToRetake,
+  heldBackInputs,
   isStepComplete,
   keepValidResults,
   pendingInputs,
@@ -151,6 +152,7 @@ describe('planInputs', () => {
       video: failed('voiceVideo.noFace'),
     };
     expect(failuresToRetake(planned, results).map((i) => i.id)).toEqual(['doc-0-back', 'video']);
+    expect(heldBackInputs(planned, results).map((i) => i.id)).toEqual(['doc-1-front']);
     const retaken = {
       ...captures,
       'document-0': { ...captures['document-0'], back: file('b0-new') } as Capture,

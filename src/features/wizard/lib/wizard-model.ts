@@ -245,12 +245,17 @@ export function keepValidResults(
 export const pendingInputs = (planned: PlannedInput[], results: Record<string, InputOutcome>) =>
   planned.filter((input) => results[input.id]?.state !== 'accepted');
 
+const heldBack = (outcome: InputOutcome | undefined) =>
+  outcome?.state === 'failed' && outcome.error.code === 'documentPhoto.FirstInputNotProcessed';
+
 /** Failed inputs that need a new capture, the first failure first (FirstInputNotProcessed only waits). */
 export function failuresToRetake(planned: PlannedInput[], results: Record<string, InputOutcome>) {
-  return planned.filter((input) => {
-    const outcome = results[input.id];
-    return outcome?.state === 'failed' && outcome.error.code !== 'documentPhoto.FirstInputNotProcessed';
-  });
+  return planned.filter((input) => results[input.id]?.state === 'failed' && !heldBack(results[input.id]));
+}
+
+/** Inputs the service held back behind an earlier failure: they go again, unchanged, with its retake. */
+export function heldBackInputs(planned: PlannedInput[], results: Record<string, InputOutcome>) {
+  return planned.filter((input) => heldBack(results[input.id]));
 }
 
 /**
