@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StoredEvent } from '@/shared/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
@@ -16,6 +16,16 @@ function useLabels() {
       t(`documentTypes.${type}`, { defaultValue: humanizeKey(type.replace(/^custom-/, '')) }),
     country: (code: string | null) => (code ? countryName(code, i18n.language) : t('common.unknown')),
   };
+}
+
+/** A titled card of the verification page; its heading names the region for screen readers. */
+export function DetailCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="card">
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
 }
 
 function StepStatus({ step }: { step: StepView }) {
@@ -50,14 +60,13 @@ function StepCard({ step, level, omit = [] }: { step: StepView; level: 3 | 4; om
 export function StepsSection({ steps }: { steps: StepView[] }) {
   const { t } = useTranslation('console');
   return (
-    <section aria-labelledby="detail-steps" className="card">
-      <h2 id="detail-steps">{t('detail.steps')}</h2>
+    <DetailCard id="detail-steps" title={t('detail.steps')}>
       {steps.length === 0 ? (
         <p>{t('detail.noSteps')}</p>
       ) : (
         steps.map((s, i) => <StepCard key={i} step={s} level={3} />)
       )}
-    </section>
+    </DetailCard>
   );
 }
 
@@ -133,22 +142,20 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
 export function DocumentsSection({ documents }: { documents: DocumentView[] }) {
   const { t } = useTranslation('console');
   return (
-    <section aria-labelledby="detail-documents" className="card">
-      <h2 id="detail-documents">{t('detail.documents')}</h2>
+    <DetailCard id="detail-documents" title={t('detail.documents')}>
       {documents.length === 0 ? (
         <p>{t('detail.noDocuments')}</p>
       ) : (
         documents.map((doc, i) => <DocumentCard key={i} doc={doc} index={i} />)
       )}
-    </section>
+    </DetailCard>
   );
 }
 
 export function ComputedSection({ view }: { view: VerificationView }) {
   const { t, docType } = useLabels();
   return (
-    <section aria-labelledby="detail-computed" className="card">
-      <h2 id="detail-computed">{t('detail.computed')}</h2>
+    <DetailCard id="detail-computed" title={t('detail.computed')}>
       <dl className="kv">
         <KvRow label={t('detail.age')}>
           {typeof view.age === 'number' ? t('detail.ageYears', { count: view.age }) : <Unknown />}
@@ -170,15 +177,14 @@ export function ComputedSection({ view }: { view: VerificationView }) {
           </KvRow>
         )}
       </dl>
-    </section>
+    </DetailCard>
   );
 }
 
 export function BankSection({ bank }: { bank: BankView }) {
   const { t } = useTranslation('console');
   return (
-    <section aria-labelledby="detail-bank" className="card">
-      <h2 id="detail-bank">{t('detail.bank')}</h2>
+    <DetailCard id="detail-bank" title={t('detail.bank')}>
       <h3>{t('detail.accounts')}</h3>
       {bank.accounts.length ? (
         <RecordTable rows={bank.accounts} caption={t('detail.accountsCaption')} />
@@ -202,15 +208,14 @@ export function BankSection({ bank }: { bank: BankView }) {
       ) : (
         <p>{t('common.none')}</p>
       )}
-    </section>
+    </DetailCard>
   );
 }
 
 export function EventsSection({ events }: { events: StoredEvent[] }) {
   const { t, language } = useLabels();
   return (
-    <section aria-labelledby="detail-events" className="card">
-      <h2 id="detail-events">{t('detail.events')}</h2>
+    <DetailCard id="detail-events" title={t('detail.events')}>
       {events.length === 0 ? (
         <p>{t('detail.noEvents')}</p>
       ) : (
@@ -242,7 +247,7 @@ export function EventsSection({ events }: { events: StoredEvent[] }) {
           ))}
         </DataTable>
       )}
-    </section>
+    </DetailCard>
   );
 }
 
@@ -260,8 +265,7 @@ export function RawData({ id, body }: { id: string; body: unknown }) {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
   return (
-    <section aria-labelledby="detail-raw" className="card">
-      <h2 id="detail-raw">{t('detail.rawTitle')}</h2>
+    <DetailCard id="detail-raw" title={t('detail.rawTitle')}>
       <details>
         <summary>{t('detail.raw')}</summary>
         <pre className="raw">{json}</pre>
@@ -269,6 +273,6 @@ export function RawData({ id, body }: { id: string; body: unknown }) {
       <button type="button" className="secondary" onClick={download}>
         {t('detail.download')}
       </button>
-    </section>
+    </DetailCard>
   );
 }

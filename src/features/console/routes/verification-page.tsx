@@ -8,6 +8,7 @@ import { KeyValueList, KvRow, Unknown } from '../components/value-view';
 import {
   BankSection,
   ComputedSection,
+  DetailCard,
   DocumentsSection,
   EventsSection,
   RawData,
@@ -41,8 +42,7 @@ export function VerificationPage({ id }: { id: string }) {
         ))}
       {query.data && (
         <>
-          <section aria-labelledby="detail-summary" className="card">
-            <h2 id="detail-summary">{t('detail.summary')}</h2>
+          <DetailCard id="detail-summary" title={t('detail.summary')}>
             <dl className="kv">
               <KvRow label={t('detail.status')}>
                 {status ? <StatusBadge status={status} /> : <Unknown />}
@@ -69,7 +69,7 @@ export function VerificationPage({ id }: { id: string }) {
                 <KeyValueList data={view.metadata} />
               </>
             )}
-          </section>
+          </DetailCard>
           {view ? (
             <>
               <StepsSection steps={view.steps} />
