@@ -10,6 +10,7 @@ import {
   type VerificationSummary,
 } from '@/shared/bff-api';
 import { flowSchema, type Flow, type FlowSummary } from '@/shared/flow';
+import { newestFirst } from '../lib/collections';
 
 export const consoleKeys = {
   all: ['console'] as const,
@@ -69,7 +70,7 @@ export async function fetchFlow(id: string): Promise<Flow> {
 
 export async function fetchVerifications(): Promise<VerificationSummary[]> {
   const items = listOf(await apiFetch<unknown>(bffPaths.staffVerifications), 'verifications');
-  return parseEach(items, verificationSummarySchema).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return parseEach(items, verificationSummarySchema).sort(newestFirst);
 }
 
 export interface VerificationDetail {
@@ -93,7 +94,7 @@ export async function fetchVerification(id: string): Promise<VerificationDetail>
 
 export async function fetchCreditChecks(): Promise<CreditCheckRecord[]> {
   const items = listOf(await apiFetch<unknown>(bffPaths.staffCreditChecks), 'creditChecks');
-  return parseEach(items, creditCheckRecordSchema).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return parseEach(items, creditCheckRecordSchema).sort(newestFirst);
 }
 
 export async function createCreditCheck(

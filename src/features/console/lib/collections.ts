@@ -1,12 +1,16 @@
 import type { CreditCheckRecord, VerificationSummary } from '@/shared/bff-api';
 
-/** Replaces the item with the same id, or adds it; newest (createdAt) first. */
+/** Sort order of the console's lists: newest (createdAt) first. */
+export const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>
+  b.createdAt.localeCompare(a.createdAt);
+
+/** Replaces the item with the same id, or adds it; newest first. */
 export function upsertById<T extends { id: string; createdAt: string }>(
   list: readonly T[] | undefined,
   item: T,
 ): T[] {
   const rest = (list ?? []).filter((existing) => existing.id !== item.id);
-  return [item, ...rest].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return [item, ...rest].sort(newestFirst);
 }
 
 export interface VerificationFilter {

@@ -128,7 +128,7 @@ export function toVerificationView(raw: unknown): VerificationView | null {
       steps: toSteps(doc.steps),
       fields: toFields(doc.fields),
     })),
-    age: computed && 'age' in computed ? age : undefined,
+    age,
     documentExpiry: isRecord(expiry)
       ? Object.entries(expiry).map(([type, expired]) => ({
           type,
