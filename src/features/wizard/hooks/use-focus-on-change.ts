@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 
 /**
- * When `key` changes (a new sub-screen), moves focus to the first heading inside the returned
- * container: the button that was pressed is gone, and keyboard and screen-reader users must not
- * be left on <body>.
+ * When `key` changes (a new screen or sub-screen), moves focus to the first `heading` inside the
+ * returned container: the button that was pressed is gone, and keyboard and screen-reader users
+ * must not be left on <body>. The first render keeps the focus where the page load put it.
  */
-export function useFocusOnChange<T extends HTMLElement>(key: string) {
+export function useFocusOnChange<T extends HTMLElement>(key: string, heading: 'h1' | 'h2' = 'h2') {
   const container = useRef<T>(null);
   const first = useRef(true);
   useEffect(() => {
@@ -13,7 +13,7 @@ export function useFocusOnChange<T extends HTMLElement>(key: string) {
       first.current = false;
       return;
     }
-    container.current?.querySelector<HTMLElement>('h2')?.focus();
-  }, [key]);
+    container.current?.querySelector<HTMLElement>(heading)?.focus();
+  }, [key, heading]);
   return container;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/link';
 import '../lib/translations';
@@ -9,6 +9,7 @@ import { DocumentStep } from '../components/document-step';
 import { DoneScreen } from '../components/done-screen';
 import { FailuresScreen } from '../components/failures-screen';
 import { ReviewScreen } from '../components/review-screen';
+import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
@@ -57,21 +58,13 @@ export default function WizardPage({ flowId }: { flowId: string }) {
   const { t } = useTranslation('wizard');
   const wizard = useWizard(flowId);
   const { load } = wizard;
-  const heading = useRef<HTMLHeadingElement>(null);
   const screenKey = load.phase === 'ready' ? `${load.state.screen}-${load.state.stepIndex}` : load.phase;
-  const firstRender = useRef(true);
+  // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
+  const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
 
   useEffect(() => {
     document.title = `${t('title')} · IDV Capture`;
   }, [t]);
-  useEffect(() => {
-    // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    heading.current?.focus();
-  }, [screenKey]);
 
   if (load.phase === 'loading') return <p aria-live="polite">{t('starting')}</p>;
   if (load.phase === 'error') {
@@ -126,12 +119,10 @@ export default function WizardPage({ flowId }: { flowId: string }) {
   }
 
   return (
-    <div className="wizard">
+    <div className="wizard" ref={container}>
       <p className="wizard-flow">{flow.name}</p>
       {position && <p className="wizard-position">{position}</p>}
-      <h1 ref={heading} tabIndex={-1}>
-        {title}
-      </h1>
+      <h1 tabIndex={-1}>{title}</h1>
       {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
       {state.screen === 'steps' && state.stepIndex > 0 && !state.retake && (
         <button
