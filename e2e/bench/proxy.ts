@@ -2,14 +2,16 @@
 // BFF as child processes, then uploads a 50 MB multipart body to the service directly and through
 // the BFF (throughput, ratio, the BFF's peak RSS growth), and sends a small send-input with 20
 // concurrent clients both ways (p50/p99 latency). Prints figures; asserts nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { Agent, request } from 'undici';
 import { devDefaults } from '@/shared/dev-defaults';
+import { freePort } from './lib/free-port';
+import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
+import { median, percentile } from './lib/percentile';
+import { cpuMs, rssPeakSampler } from './lib/proc-stats';
 
 const BIG_BYTES = 50 * 1024 * 1024;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -18,15 +20,6 @@ const SMALL_PER_CLIENT = Number(process.env.BENCH_SMALL_PER_CLIENT ?? 5);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 100);
 
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort() {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'idv-bench-proxy-'));
 const servicePort = await freePort();
@@ -51,54 +44,14 @@ const env = {
   RATE_LIMIT_MAX: '1000000',
 };
 
-const children: ChildProcess[] = [];
-function start(entry: string) {
-  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each process there, to see where the time goes.
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
+// BENCH_PROFILE_DIR=<dir> writes a CPU profile of each process there, to see where the time goes.
+const service = startNode('src/service/main.ts', env);
+const bff = startNode('src/bff/main.ts', env);
 async function stopAll() {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve(null);
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all([service, bff].map(stopNode));
   await dispatcher.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await request(url, { dispatcher });
-      await res.body.dump();
-      return;
-    } catch {
-      await sleep(100);
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** user + system CPU time of a process, in ms (clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const rssKb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 /** One way to the service: where send-input goes, and how a verification is made for it. */
 interface Route {
@@ -226,17 +179,9 @@ async function send(target: { url: string; headers: Record<string, string> }, bo
   return ms;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const median = (values: number[]) => percentile(values, 50);
-
 try {
-  start('src/service/main.ts');
-  const bff = start('src/bff/main.ts');
-  await waitFor(`${serviceUrl}/v2/flows`);
-  await waitFor(`${bffUrl}/api/health`);
+  await waitForHttp(`${serviceUrl}/v2/flows`, service);
+  await waitForHttp(`${bffUrl}/api/health`, bff);
   await serviceToken();
 
   const photo = await sharp({
@@ -264,9 +209,8 @@ try {
 
   // 1. Throughput of a 50 MB body, alternating the two ways; the BFF's RSS sampled meanwhile.
   const times: Record<string, number[]> = { direct: [], 'via BFF': [] };
-  const baselineKb = rssKb(bff.pid!);
-  let peakKb = baselineKb;
-  const sampler = setInterval(() => (peakKb = Math.max(peakKb, rssKb(bff.pid!))), 10);
+  const bffRss = rssPeakSampler(bff.pid!, 10);
+  const baselineKb = bffRss.peakKb;
   let bffUploadCpu = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of [direct, viaBff]) {
@@ -276,8 +220,7 @@ try {
       if (route === viaBff) bffUploadCpu += cpuMs(bff.pid!) - cpuBefore;
     }
   }
-  clearInterval(sampler);
-  peakKb = Math.max(peakKb, rssKb(bff.pid!));
+  const peakKb = bffRss.stop();
 
   // 2. Latency of a small send-input with 20 concurrent clients, each way: a 640×640 photo (the
   // service's image checks dominate), and custom fields only (the proxy's own cost shows).
