@@ -7,6 +7,7 @@ import {
   type CreatedVerification,
 } from '@/shared/bff-api';
 import { sendInputResponseSchema } from '@/shared/inputs';
+import { sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { Browser, eventually, makeImage, secrets, startStack, toBlob, type Stack } from './testing/harness';
 
 let stack: Stack;
@@ -27,10 +28,8 @@ async function createVerification(
 }
 
 async function passportForm() {
-  const form = new FormData();
-  form.append(
-    'inputs',
-    JSON.stringify([
+  return sendInputForm(
+    [
       {
         inputType: 'document-photo',
         group: 0,
@@ -42,12 +41,13 @@ async function passportForm() {
         data: { type: 'proof-of-residency', country: 'AR', page: 'front', filename: 'residency.jpg' },
       },
       { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
-    ]),
+    ],
+    [
+      { field: 'document', name: 'passport.jpg', bytes: await makeImage(1) },
+      { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
+      { field: 'selfie', name: 'selfie.jpg', bytes: await makeImage(3, 800, 800) },
+    ],
   );
-  form.append('document', toBlob(await makeImage(1), 'image/jpeg'), 'passport.jpg');
-  form.append('document', toBlob(await makeImage(2), 'image/jpeg'), 'residency.jpg');
-  form.append('selfie', toBlob(await makeImage(3, 800, 800), 'image/jpeg'), 'selfie.jpg');
-  return form;
 }
 
 describe('capture API through the BFF', () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema, bffPaths, createdVerificationSchema } from '@/shared/bff-api';
 import { sendInputResponseSchema } from '@/shared/inputs';
-import { Browser, makeImage, startStack, toBlob, type Stack } from './testing/harness';
+import { sendInputForm } from '../../e2e/fixtures/send-input-form';
+import { Browser, makeImage, startStack, type Stack } from './testing/harness';
 import { UpstreamClient } from './upstream/upstream-client';
 
 let stack: Stack;
@@ -16,19 +17,16 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function selfieForm(seed: number) {
-  const form = new FormData();
-  form.append(
-    'inputs',
-    JSON.stringify([
+  return sendInputForm(
+    [
       {
         inputType: 'document-photo',
         group: 0,
         data: { type: 'passport', country: 'AR', page: 'front', filename: 'p.jpg' },
       },
-    ]),
+    ],
+    [{ field: 'document', name: 'p.jpg', bytes: await makeImage(seed) }],
   );
-  form.append('document', toBlob(await makeImage(seed), 'image/jpeg'), 'p.jpg');
-  return form;
 }
 
 describe('the service connection', () => {
