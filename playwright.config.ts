@@ -38,7 +38,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'pipe',
+    // Request logs would bury the test report in CI's log; warnings and errors still show.
+    stdout: 'ignore',
+    stderr: 'pipe',
     env: {
       PORT: String(port),
       STATIC_DIR: `test-results/dist-${port}`,
@@ -47,6 +49,7 @@ export default defineConfig({
       UPLOAD_WAIT_SECONDS: '4',
       WEBHOOK_RETRY_SECONDS: '1,1,2',
       STAFF_PASSWORD: 'e2e-staff-password',
+      LOG_LEVEL: 'warn',
     },
   },
 });

@@ -9,6 +9,15 @@ for (const file of ['vitest.json', 'playwright.json']) rmSync(`${results}/${file
 
 let passed = 0;
 let failed = 0;
+// The names of what failed, printed again just above the closing line: CI keeps only the tail of the log.
+const failures = [];
+const escape = String.fromCharCode(27);
+const firstLine = (text) =>
+  String(text ?? '')
+    .replaceAll(new RegExp(`${escape}\\[[0-9;]*m`, 'g'), '')
+    .trim()
+    .split('\n')[0]
+    .slice(0, 300);
 const run = (name, command, args) => {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
   const { status } = spawnSync(command, args, { stdio: 'inherit', env: process.env });
@@ -30,6 +39,14 @@ const vitest = readJson(`${results}/vitest.json`);
 if (vitest) {
   passed += vitest.numPassedTests;
   failed += vitest.numFailedTests;
+  for (const file of vitest.testResults ?? []) {
+    const name = file.name.replace(`${process.cwd()}/`, '');
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed')
+        failures.push(`vitest ${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+      failures.push(`vitest ${name}: ${firstLine(file.message)}`);
+  }
   if (!unitOk && vitest.numFailedTests === 0) failed++; // a suite that failed to load
 } else if (!unitOk) failed++;
 
@@ -38,8 +55,22 @@ const playwright = readJson(`${results}/playwright.json`);
 if (playwright) {
   passed += playwright.stats.expected + playwright.stats.flaky;
   failed += playwright.stats.unexpected;
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results?.find((r) => r.error)?.error?.message;
+          failures.push(
+            `playwright ${test.status} ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
+          );
+        }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of playwright.suites ?? []) walk(suite, []);
   if (!e2eOk && playwright.stats.unexpected === 0) failed++;
 } else if (!e2eOk) failed++;
 
+if (failures.length)
+  console.log(`\nWhat failed (or passed only on a retry):\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
