@@ -30,8 +30,22 @@ for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
 ]) {
-  if (run(name, 'npx', args)) passed++;
-  else failed++;
+  console.log(`\n=== ${name}: npx ${args.join(' ')}`);
+  const { status, stdout, stderr } = spawnSync('npx', args, { encoding: 'utf8', env: process.env });
+  const output = `${stdout}${stderr}`.replace(/^npm warn .*\n/gm, '');
+  process.stdout.write(output);
+  if (status === 0) passed++;
+  else {
+    failed++;
+    failures.push(
+      `${name}:\n${output
+        .trim()
+        .split('\n')
+        .slice(0, 15)
+        .map((l) => `      ${l}`)
+        .join('\n')}`,
+    );
+  }
 }
 
 const unitOk = run('unit and integration (vitest)', 'npx', ['vitest', 'run']);
