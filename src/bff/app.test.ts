@@ -71,6 +71,11 @@ describe('the BFF on its own', () => {
     const api = await fetch(`${url}/api/nothing-here`);
     expect(api.status).toBe(404);
     expect(bffErrorSchema.parse(await api.json()).code).toBe('not_found');
+    // Error answers carry the same security headers as pages.
+    expect(api.headers.get('content-security-policy')).toBe(csp);
+    expect(api.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(api.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(api.headers.get('x-powered-by')).toBeNull();
     expect((await fetch(`${url}/webhooks/nothing`)).status).toBe(404);
   });
 
@@ -81,6 +86,8 @@ describe('the BFF on its own', () => {
       code: 'upstream.unavailable',
       type: 'SystemError',
     });
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
     const health = await fetch(`${url}${bffPaths.health}`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable' });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { BffConfig } from './config';
@@ -9,6 +8,7 @@ import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
@@ -30,6 +30,8 @@ export interface BuildOptions {
   store?: BffStore;
   /** false silences the log (tests). */
   logger?: boolean;
+  /** Another service client (a test's, whose token it can revoke); default one on UPSTREAM_URL. */
+  upstream?: UpstreamClient;
 }
 
 export const contentSecurityPolicy = {
@@ -84,7 +86,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   });
 
   const store = options.store ?? SqliteStore.inDataDir(config.dataDir);
-  const upstream = new UpstreamClient(config);
+  const upstream = options.upstream ?? new UpstreamClient(config);
   const hub = new EventHub();
   const sync = new VerificationSync(store, upstream, hub, app.log);
   const deps: BffDeps = {
@@ -127,11 +129,15 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     await store.close();
   });
 
-  await app.register(fastifyHelmet, {
+  const headers = securityHeaders({
     contentSecurityPolicy,
     crossOriginEmbedderPolicy: false,
     // Hashed assets and media are same-origin; nothing is meant for other sites.
     crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers);
+    done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(fastifyRateLimit, {

@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema, bffPaths, createdVerificationSchema } from '@/shared/bff-api';
 import { sendInputResponseSchema } from '@/shared/inputs';
 import { sendInputForm } from '../../e2e/fixtures/send-input-form';
+import { buildBffApp } from './app';
 import { Browser, makeImage, startStack, type Stack } from './testing/harness';
 import { UpstreamClient } from './upstream/upstream-client';
 
@@ -16,7 +18,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function selfieForm(seed: number) {
+async function selfieForm(seed: number, width?: number, height?: number) {
   return sendInputForm(
     [
       {
@@ -25,7 +27,7 @@ async function selfieForm(seed: number) {
         data: { type: 'passport', country: 'AR', page: 'front', filename: 'p.jpg' },
       },
     ],
-    [{ field: 'document', name: 'p.jpg', bytes: await makeImage(seed) }],
+    [{ field: 'document', name: 'p.jpg', bytes: await makeImage(seed, width, height) }],
   );
 }
 
@@ -65,6 +67,81 @@ describe('the service connection', () => {
       expect(await client.tokens.get()).not.toBe('expired.or.revoked');
     } finally {
       await client.close();
+    }
+  });
+
+  it('a revoked token: a small send-input is sent again with a fresh one, a streamed upload asks for a resend', async () => {
+    // A second BFF on the same service, whose client believes in a token the service no longer takes.
+    const client = new UpstreamClient({
+      upstreamUrl: stack.service.url,
+      clientId: stack.config.clientId,
+      clientSecret: stack.config.clientSecret,
+    });
+    const bff = await buildBffApp(
+      { ...stack.config, dataDir: `${stack.dataDir}/bff-revoked` },
+      {
+        logger: false,
+        upstream: client,
+      },
+    );
+    await bff.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const browser = new Browser(`http://127.0.0.1:${(bff.server.address() as AddressInfo).port}`);
+      const fields = createdVerificationSchema.parse(
+        await (await browser.post(bffPaths.verifications, { flowId: 'mx-ine-full' })).json(),
+      );
+      client.tokens.prime('expired.or.revoked', Date.now() + 60_000);
+      const body = sendInputForm([
+        {
+          inputType: 'custom-fields',
+          data: {
+            country: 'MX',
+            fields: [
+              {
+                name: 'curp',
+                type: 'atomic',
+                atomicFieldParams: { type: 'text', value: 'GODE561231HDFRRN04' },
+              },
+              { name: 'rfc', type: 'atomic', atomicFieldParams: { type: 'text', value: 'GODE561231GR8' } },
+              { name: 'startDate', type: 'atomic', atomicFieldParams: { type: 'date', value: '2020-01-15' } },
+              {
+                name: 'occupation',
+                type: 'atomic',
+                atomicFieldParams: { type: 'select', value: 'employee' },
+              },
+              { name: 'consent', type: 'atomic', atomicFieldParams: { type: 'checkbox', value: 'true' } },
+            ],
+          },
+        },
+      ]);
+      const small = await browser.fetch(bffPaths.sendInput(fields.identity), { method: 'POST', body });
+      expect(small.status).toBe(201);
+      expect(sendInputResponseSchema.parse(await small.json())[0].result).toBe(true);
+      expect(await client.tokens.get()).not.toBe('expired.or.revoked');
+
+      // A photo is streamed as it arrives, so it cannot be replayed: the browser is asked to send it again.
+      const photo = createdVerificationSchema.parse(
+        await (await browser.post(bffPaths.verifications, { flowId: 'global-passport' })).json(),
+      );
+      // Well over the size the BFF reads whole.
+      const form = await selfieForm(8, 3000, 2000);
+      expect((form.get('document') as Blob).size).toBeGreaterThan(128 * 1024);
+      client.tokens.prime('expired.or.revoked', Date.now() + 3_600_000);
+      const streamed = await browser.fetch(bffPaths.sendInput(photo.identity), {
+        method: 'POST',
+        body: form,
+      });
+      // The service answers 401 and closes without reading the rest: whether that answer arrives
+      // before the connection goes is a race, so either retryable error is right.
+      expect([502, 503]).toContain(streamed.status);
+      expect(['upstream.tokenExpired', 'upstream.streamFailed']).toContain(
+        bffErrorSchema.parse(await streamed.json()).code,
+      );
+      const again = await browser.fetch(bffPaths.sendInput(photo.identity), { method: 'POST', body: form });
+      expect(again.status).toBe(201);
+      expect(sendInputResponseSchema.parse(await again.json())[0].result).toBe(true);
+    } finally {
+      await bff.close();
     }
   });
 

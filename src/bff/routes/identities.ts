@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
@@ -10,6 +11,24 @@ import { envelopeOf, isConnectFailure } from '../upstream/upstream-client';
 import { serviceId } from './verifications';
 
 const identityParams = z.object({ identity: serviceId });
+
+/**
+ * A body this small (custom fields, a retaken field) is read whole, through the same guard, before
+ * it goes on: one write to the service instead of a stream, and a body that can be sent again with
+ * a fresh token after a 401. Files bigger than this are always streamed.
+ */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
+function readWhole(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    stream.once('error', reject);
+    // Destroyed without an error (the browser went away): settles the wait; after 'end' a no-op.
+    stream.once('close', () => reject(new Error('the body stream closed before its end')));
+  });
+}
 
 const tokenExpired = () =>
   new BffHttpError(503, {
@@ -95,14 +114,16 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
         const headers: Record<string, string> = { 'content-type': request.headers['content-type']! };
         if (request.headers['content-length']) headers['content-length'] = request.headers['content-length'];
 
+        const declared = Number(request.headers['content-length']);
+        const whole = Number.isInteger(declared) && declared > 0 && declared <= WHOLE_BODY_BYTES;
         let res;
         try {
           res = await upstream.call({
             method: 'POST',
             path: `/v2/identities/${encodeURIComponent(identity)}/send-input`,
             headers,
-            body: counter,
-            forStream: true,
+            body: whole ? await readWhole(counter) : counter,
+            forStream: !whole,
             timeoutMs: 300_000,
             requestId: request.id,
           });

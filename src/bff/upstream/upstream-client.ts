@@ -181,7 +181,15 @@ export class UpstreamClient {
       const token = await this.tokens.get({ forStream: options.forStream });
       const headers: Headers = { ...options.headers, authorization: `Bearer ${token}` };
       if (options.requestId) headers['x-request-id'] = options.requestId;
-      return { token, res: await this.raw({ ...options, headers }) };
+      try {
+        return { token, res: await this.raw({ ...options, headers }) };
+      } catch (error) {
+        // A stream cut once under way may be the service refusing our token: it answers 401 and
+        // closes without reading the rest, and the answer is lost with the connection. The next
+        // call then starts with a fresh token rather than meeting the same refusal.
+        if (!replayable && !isConnectFailure(error)) this.tokens.invalidate(token);
+        throw error;
+      }
     };
     const first = await send();
     if (first.res.statusCode !== 401) return first.res;
