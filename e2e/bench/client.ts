@@ -13,7 +13,7 @@ import { chromium, type Page } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
 import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-harness-server';
 import { twelveMegapixelPhoto } from '../fixtures/photo-fixture';
-import { freePort } from './lib/free-port';
+import { freePort } from '../fixtures/free-port';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
 import { median } from './lib/percentile';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { Agent, request } from 'undici';
 import { devDefaults } from '@/shared/dev-defaults';
-import { freePort } from './lib/free-port';
+import { freePort } from '../fixtures/free-port';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
 import { median, percentile } from './lib/percentile';
 import { cpuMs, rssPeakSampler } from './lib/proc-stats';

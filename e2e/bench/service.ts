@@ -8,7 +8,7 @@ import { devDefaults } from '@/shared/dev-defaults';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
-import { freePort } from './lib/free-port';
+import { freePort } from '../fixtures/free-port';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
 import { percentile } from './lib/percentile';
 import { rssPeakSampler } from './lib/proc-stats';

@@ -8,7 +8,8 @@ import { bffErrorSchema, bffPaths } from '@/shared/bff-api';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
 import { SqliteStore } from './store/sqlite-store';
-import { freePort, secrets, toBlob } from './testing/harness';
+import { freePort } from '../../e2e/fixtures/free-port';
+import { secrets, toBlob } from './testing/harness';
 
 // The BFF alone, its service unreachable: static files, headers, limits and the refusals that need no service.
 let app: FastifyInstance;
