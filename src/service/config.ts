@@ -23,6 +23,8 @@ export interface ServiceConfig {
   verificationTtlSeconds: number;
   /** Timeout of one webhook delivery attempt. */
   webhookTimeoutMs: number;
+  /** Wrong client credentials one address may send per minute before /oauth answers 429 (ext). */
+  oauthFailuresPerMinute: number;
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -71,5 +73,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       7 * 24 * 3600,
     ),
     webhookTimeoutMs: positiveNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    oauthFailuresPerMinute: positiveNumber('OAUTH_FAILURES_PER_MINUTE', env.OAUTH_FAILURES_PER_MINUTE, 20),
   };
 }

@@ -89,3 +89,34 @@ describe('bearer tokens', () => {
     ).toBe(401);
   });
 });
+
+describe('POST /oauth under a guessing attack', () => {
+  it('counts only wrong credentials, then refuses the address with 429 and Retry-After', async () => {
+    const guarded = await startService({ OAUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const post = (authorization: string) =>
+        fetch(`${guarded.url}/oauth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+          body: 'grant_type=client_credentials',
+        });
+      const right = basicAuth(guarded.config.clientId, guarded.config.clientSecret);
+      // A client renewing its token often is never limited.
+      for (let i = 0; i < 10; i++) expect((await post(right)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        const wrong = await post(basicAuth(guarded.config.clientId, `guess-${i}`));
+        expect(wrong.status).toBe(401);
+      }
+      for (const authorization of [basicAuth(guarded.config.clientId, 'guess-4'), right]) {
+        const refused = await post(authorization);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(await refused.json()).toMatchObject({ code: 429, name: 'too_many_requests' });
+      }
+      // Tokens issued before still work: the limit is on getting new ones.
+      expect((await fetch(`${guarded.url}/v2/flows`, { headers: guarded.auth })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
