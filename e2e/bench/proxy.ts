@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { Agent, request } from 'undici';
 import { devDefaults } from '@/shared/dev-defaults';
 import { freePort } from '../fixtures/free-port';
+import { mxCustomFieldsInputs } from '../fixtures/send-input-form';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
 import { median, percentile } from './lib/percentile';
 import { cpuMs, rssPeakSampler } from './lib/proc-stats';
@@ -143,27 +144,7 @@ function multipart(photo: Buffer, ballastBytes: number) {
 
 /** A send-input of custom fields only (mx-ine-full): no file, so the service's own work is small. */
 const fieldsOnly = Buffer.from(
-  `--${boundary}\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n` +
-    JSON.stringify([
-      {
-        inputType: 'custom-fields',
-        data: {
-          country: 'MX',
-          fields: [
-            {
-              name: 'curp',
-              type: 'atomic',
-              atomicFieldParams: { type: 'text', value: 'GODE561231HDFRRN04' },
-            },
-            { name: 'rfc', type: 'atomic', atomicFieldParams: { type: 'text', value: 'GODE561231GR8' } },
-            { name: 'startDate', type: 'atomic', atomicFieldParams: { type: 'date', value: '2020-01-15' } },
-            { name: 'occupation', type: 'atomic', atomicFieldParams: { type: 'select', value: 'employee' } },
-            { name: 'consent', type: 'atomic', atomicFieldParams: { type: 'checkbox', value: 'true' } },
-          ],
-        },
-      },
-    ]) +
-    `\r\n--${boundary}--\r\n`,
+  `--${boundary}\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n${JSON.stringify(mxCustomFieldsInputs)}\r\n--${boundary}--\r\n`,
 );
 
 async function send(target: { url: string; headers: Record<string, string> }, body: Buffer) {

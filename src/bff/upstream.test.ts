@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema, bffPaths, createdVerificationSchema } from '@/shared/bff-api';
 import { sendInputResponseSchema } from '@/shared/inputs';
-import { sendInputForm } from '../../e2e/fixtures/send-input-form';
+import { mxCustomFieldsInputs, sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { buildBffApp } from './app';
 import { Browser, makeImage, startStack, type Stack } from './testing/harness';
 import { UpstreamClient } from './upstream/upstream-client';
@@ -91,29 +91,7 @@ describe('the service connection', () => {
         await (await browser.post(bffPaths.verifications, { flowId: 'mx-ine-full' })).json(),
       );
       client.tokens.prime('expired.or.revoked', Date.now() + 60_000);
-      const body = sendInputForm([
-        {
-          inputType: 'custom-fields',
-          data: {
-            country: 'MX',
-            fields: [
-              {
-                name: 'curp',
-                type: 'atomic',
-                atomicFieldParams: { type: 'text', value: 'GODE561231HDFRRN04' },
-              },
-              { name: 'rfc', type: 'atomic', atomicFieldParams: { type: 'text', value: 'GODE561231GR8' } },
-              { name: 'startDate', type: 'atomic', atomicFieldParams: { type: 'date', value: '2020-01-15' } },
-              {
-                name: 'occupation',
-                type: 'atomic',
-                atomicFieldParams: { type: 'select', value: 'employee' },
-              },
-              { name: 'consent', type: 'atomic', atomicFieldParams: { type: 'checkbox', value: 'true' } },
-            ],
-          },
-        },
-      ]);
+      const body = sendInputForm(mxCustomFieldsInputs);
       const small = await browser.fetch(bffPaths.sendInput(fields.identity), { method: 'POST', body });
       expect(small.status).toBe(201);
       expect(sendInputResponseSchema.parse(await small.json())[0].result).toBe(true);
