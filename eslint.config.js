@@ -26,7 +26,14 @@ export default tseslint.config(
     files: ['src/shared/**/*.ts'],
     ignores: ['src/shared/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod|\\.|@/shared/).*', message: 'src/shared imports zod and nothing else.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!zod|\\.|@/shared/).*', message: 'src/shared imports zod and nothing else.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -43,8 +43,8 @@ function stop(code = 0) {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(() =>
-    process.exit(code),
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(
+    () => process.exit(code),
   );
 }
 process.on('SIGINT', () => stop());

@@ -23,14 +23,25 @@ describe('credit-check bodies', () => {
   const callbackUrl = 'http://127.0.0.1:8080/webhooks/credit-check';
   it('takes either cuit or dni with fullName for Argentina', () => {
     expect(arCreditCheckSchema.safeParse({ cuit: '20-12345678-6', callbackUrl }).success).toBe(true);
-    expect(arCreditCheckSchema.safeParse({ dni: '12345678', fullName: 'Ana Pérez', callbackUrl }).success).toBe(true);
-    expect(arCreditCheckSchema.safeParse({ cuit: '20-12345678-6', dni: '12345678', fullName: 'Ana Pérez', callbackUrl }).success).toBe(false);
+    expect(
+      arCreditCheckSchema.safeParse({ dni: '12345678', fullName: 'Ana Pérez', callbackUrl }).success,
+    ).toBe(true);
+    expect(
+      arCreditCheckSchema.safeParse({
+        cuit: '20-12345678-6',
+        dni: '12345678',
+        fullName: 'Ana Pérez',
+        callbackUrl,
+      }).success,
+    ).toBe(false);
     expect(arCreditCheckSchema.safeParse({ dni: '12345678', callbackUrl }).success).toBe(false);
     expect(arCreditCheckSchema.safeParse({ callbackUrl }).success).toBe(false);
   });
   it('needs an http(s) callbackUrl', () => {
     expect(brCreditCheckSchema.safeParse({ cpf: '529.982.247-25', callbackUrl }).success).toBe(true);
-    expect(brCreditCheckSchema.safeParse({ cpf: '529.982.247-25', callbackUrl: 'ftp://x.test/' }).success).toBe(false);
+    expect(
+      brCreditCheckSchema.safeParse({ cpf: '529.982.247-25', callbackUrl: 'ftp://x.test/' }).success,
+    ).toBe(false);
     expect(brCreditCheckSchema.safeParse({ cpf: '529.982.247-25' }).success).toBe(false);
   });
 });

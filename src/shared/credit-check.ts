@@ -47,11 +47,19 @@ function checkArForms(body: ArForms, ctx: z.RefinementCtx) {
   if (formA === formB) {
     ctx.addIssue({ code: 'custom', path: ['cuit'], message: 'send either cuit, or dni with fullName' });
   } else if (formB && (body.dni === undefined || body.fullName === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [body.dni === undefined ? 'dni' : 'fullName'], message: 'dni and fullName go together' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [body.dni === undefined ? 'dni' : 'fullName'],
+      message: 'dni and fullName go together',
+    });
   }
 }
 
-const arFields = { cuit: cuitSchema.optional(), dni: dniSchema.optional(), fullName: fullNameSchema.optional() };
+const arFields = {
+  cuit: cuitSchema.optional(),
+  dni: dniSchema.optional(),
+  fullName: fullNameSchema.optional(),
+};
 
 export const arCreditCheckSchema = z.object({ ...arFields, callbackUrl }).superRefine(checkArForms);
 export type ArCreditCheck = z.infer<typeof arCreditCheckSchema>;

@@ -43,7 +43,10 @@ export function customFieldValuesSchema(fields: readonly CustomFieldDefinition[]
 }
 
 /** Form values → the descriptor's data.fields, carrying each field's mapping. */
-export function toCustomFields(fields: readonly CustomFieldDefinition[], values: Record<string, string>): CustomField[] {
+export function toCustomFields(
+  fields: readonly CustomFieldDefinition[],
+  values: Record<string, string>,
+): CustomField[] {
   return fields.map((f) => ({
     name: f.name,
     type: 'atomic' as const,

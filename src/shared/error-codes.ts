@@ -41,10 +41,14 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
-export const isErrorCode = (value: string): value is ErrorCode => (errorCodes as readonly string[]).includes(value);
+export const isErrorCode = (value: string): value is ErrorCode =>
+  (errorCodes as readonly string[]).includes(value);
 
 /** Errors that are the service's fault, not the person's (spec 7.1). */
-export const systemErrorCodes: readonly ErrorCode[] = ['documentPhoto.unexpectedData', 'voiceVideo.conversionFailed'];
+export const systemErrorCodes: readonly ErrorCode[] = [
+  'documentPhoto.unexpectedData',
+  'voiceVideo.conversionFailed',
+];
 export const errorTypeOf = (code: ErrorCode) =>
   systemErrorCodes.includes(code) ? ('SystemError' as const) : ('ValidationError' as const);
 

@@ -83,7 +83,11 @@ export const flowSchema = z
     const positions = flow.merits.map((m) => meritOrder.indexOf(m.type));
     for (let i = 1; i < positions.length; i++) {
       if (positions[i] <= positions[i - 1]) {
-        ctx.addIssue({ code: 'custom', path: ['merits', i], message: 'merits out of the fixed order, or repeated' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['merits', i],
+          message: 'merits out of the fixed order, or repeated',
+        });
       }
     }
   });

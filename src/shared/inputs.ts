@@ -8,7 +8,8 @@ export const uploadFilename = z
   .min(1)
   .max(200)
   .refine(
-    (name) => !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32) && name !== '.' && name !== '..',
+    (name) =>
+      !/[/\\]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 32) && name !== '.' && name !== '..',
     'a plain file name',
   );
 
