@@ -25,10 +25,11 @@ const run = (name, command, args) => {
 };
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
-// Lint and the type check count as one test each.
+// Lint, the type check and the formatting check count as one test each.
 for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
+  ['format', ['prettier', '--check', 'src/**/*.{ts,tsx,css}', 'e2e/**/*.ts', '*.{ts,js}', '.ci/*.mjs']],
 ]) {
   console.log(`\n=== ${name}: npx ${args.join(' ')}`);
   const { status, stdout, stderr } = spawnSync('npx', args, { encoding: 'utf8', env: process.env });
