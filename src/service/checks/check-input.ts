@@ -6,7 +6,8 @@ import { readPdf417 } from './barcode';
 import { parseStatement } from './bank-statement';
 import { barcodeImage, measureImage, readImageHeader } from './image';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
-import { closePdf, editTrace, openPdf, pdfLines, type PdfInfo } from './pdf';
+import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
+import { readPdf } from './pdf-reader';
 import type { CheckOutcome, InputFacts, Person, StoredFile } from './types';
 import { checkContainer } from './video';
 
@@ -230,24 +231,20 @@ export function checkSelfieVideo(file: StoredFile): Promise<CheckOutcome> {
 export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
     if (file.format === 'pdf') {
-      const opened = await openPdf(file.path);
+      const opened = await readPdf(file.path, { textPages: 5 });
       if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
-      try {
-        const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts);
-        if (marked) return marked;
-        if (opened.info.pageCount > 1 && !ctx.multiPageAllowed) {
-          return fail(
-            'CustomDocumentPhoto.multiPageInputError',
-            `the PDF has ${opened.info.pageCount} pages; this document takes one page`,
-            facts,
-          );
-        }
-        const text = (await pdfLines(opened.doc, 5)).join('\n').trim();
-        if (text) facts.text = text.slice(0, 4000);
-        return pass(facts);
-      } finally {
-        await closePdf(opened.doc);
+      const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts);
+      if (marked) return marked;
+      if (opened.info.pageCount > 1 && !ctx.multiPageAllowed) {
+        return fail(
+          'CustomDocumentPhoto.multiPageInputError',
+          `the PDF has ${opened.info.pageCount} pages; this document takes one page`,
+          facts,
+        );
       }
+      const text = opened.lines.join('\n').trim();
+      if (text) facts.text = text.slice(0, 4000);
+      return pass(facts);
     }
     const photo = await checkPhoto(file, facts, {
       unusable: 'documentPhoto.unexpectedData',
@@ -268,7 +265,7 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       if (scenario) return markerOutcome(scenario, facts);
       return fail('bankDocument.statementNotSupported', 'only PDF statements with text can be read', facts);
     }
-    const opened = await openPdf(file.path, ctx.password);
+    const opened = await readPdf(file.path, { password: ctx.password, textPages: MAX_TEXT_PAGES });
     if (!opened.ok) {
       if (opened.reason === 'needPassword' && !ctx.password) {
         return fail('bankDocument.passwordRequired', 'the statement is protected by a password', facts);
@@ -278,18 +275,14 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       }
       return fail('bankDocument.statementNotSupported', opened.message, facts);
     }
-    try {
-      const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.bank, facts);
-      if (marked) return marked;
-      const trace = editTrace(opened.info);
-      if (trace) return fail('bankDocument.invalidMetadata', trace, facts);
-      const parsed = parseStatement(await pdfLines(opened.doc));
-      if (!parsed.ok) return fail('bankDocument.statementNotSupported', parsed.reason, facts);
-      facts.bankStatement = parsed.statement;
-      return pass(facts);
-    } finally {
-      await closePdf(opened.doc);
-    }
+    const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.bank, facts);
+    if (marked) return marked;
+    const trace = editTrace(opened.info);
+    if (trace) return fail('bankDocument.invalidMetadata', trace, facts);
+    const parsed = parseStatement(opened.lines);
+    if (!parsed.ok) return fail('bankDocument.statementNotSupported', parsed.reason, facts);
+    facts.bankStatement = parsed.statement;
+    return pass(facts);
   });
 }
 

@@ -6,7 +6,7 @@ type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
 
 let pdfjsModule: Promise<PdfJs> | undefined;
 // The legacy build runs in Node; loaded lazily so routes that never see a PDF never pay for it.
-const pdfjs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+export const pdfjs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 /** Pages whose text is read at most (a statement or custom document longer than this is cut). */
 export const MAX_TEXT_PAGES = 20;
@@ -209,4 +209,26 @@ export function editTrace(info: PdfInfo): string | null {
     return 'the PDF was modified after it was created';
   }
   return null;
+}
+
+/** What the service needs of a PDF: its facts and the text of its first pages, or why it cannot be read. */
+export type PdfReading =
+  | { ok: true; info: PdfInfo; lines: string[] }
+  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string };
+
+/** Opens, reads and closes a PDF in this thread (the PDF worker's job; see pdf-reader.ts). */
+export async function readPdfHere(
+  path: string,
+  options: { password?: string; textPages: number },
+): Promise<PdfReading> {
+  const opened = await openPdf(path, options.password);
+  if (!opened.ok) return opened;
+  try {
+    const lines = options.textPages > 0 ? await pdfLines(opened.doc, options.textPages) : [];
+    return { ok: true, info: opened.info, lines };
+  } catch {
+    return { ok: false, reason: 'corrupt', message: 'the PDF text cannot be read' };
+  } finally {
+    await closePdf(opened.doc);
+  }
 }
