@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
 // A failed input of each error-code family, from the scenario samples: its prompt, the button
@@ -55,14 +56,32 @@ test.describe('wizard: retakes', () => {
     expect(second.files).toEqual([{ field: 'selfie', filename: 'selfie.jpg' }]);
   });
 
-  test('voiceVideo, then CustomDocumentPhoto: two rounds of retakes', async ({ page }) => {
+  test('CustomDocumentPhoto refused before sending, in the service words; voiceVideo after', async ({
+    page,
+  }) => {
     const wizard = new WizardPage(page);
     await wizard.recordSendInputs();
     await wizard.start('mx-ine-full');
     await wizard.documentSides('mx-ine-front.jpg', 'mx-ine-back.jpg');
     await wizard.upload('video-no-face.mp4', 'Upload a video file');
     await wizard.continue();
-    await wizard.upload('custom-document-3-pages.pdf', 'Upload a file (PDF, JPEG or PNG)');
+    // Three pages where the flow takes a one-page document: the service would surely refuse it
+    // (CustomDocumentPhoto.multiPageInputError), so the browser does, with the same prompt.
+    const alert = await wizard.uploadRefused(
+      samplePath('custom-document-3-pages.pdf'),
+      'Upload a file (PDF, JPEG or PNG)',
+    );
+    await expect(alert).toContainText('This document must be a single page.');
+    await expect(alert).toContainText('Upload one page only, as a photo or a one-page PDF.');
+    await expect(wizard.button('Continue')).toBeDisabled();
+    // A protected PDF: only a bank statement comes with its password, so the service could not open it.
+    const locked = await wizard.uploadRefused(
+      samplePath('bank-statement-protected.pdf'),
+      'Upload a file (PDF, JPEG or PNG)',
+    );
+    await expect(locked).toContainText('This PDF is protected by a password.');
+    await expect(wizard.button('Continue')).toBeDisabled();
+    await wizard.upload('custom-proof-of-address.pdf', 'Upload a file (PDF, JPEG or PNG)');
     await wizard.continue();
     await page.getByLabel('CURP').fill('GODE561231HDFRRN09');
     await page.getByLabel('RFC').fill('GODE561231GR8');
@@ -79,27 +98,29 @@ test.describe('wizard: retakes', () => {
     await expect(page.getByRole('figure')).toBeVisible({ timeout: 20_000 });
     await wizard.continue();
     await wizard.send();
-    await expect(page.getByText('This document must be a single page.')).toBeVisible();
-    await wizard.button('Take again: Proof of address: Front side').click();
-    await wizard.upload('custom-proof-of-address.pdf', 'Upload a file (PDF, JPEG or PNG)');
-    await wizard.continue();
-    await wizard.send();
     await wizard.expectDone();
-    const rounds = await Promise.all([1, 2].map((n) => wizard.sentInputs(n)));
+    const rounds = await Promise.all([0, 1].map((n) => wizard.sentInputs(n)));
     expect(rounds[0].inputs.map((i) => i.inputType)).toEqual([
+      'document-photo',
+      'document-photo',
       'selfie-video',
       'custom-document-photo',
       'custom-fields',
     ]);
-    expect(rounds[0].files[0]).toEqual({
+    // The one-page PDF went, never the three-page one.
+    const customDocument = rounds[0].files.find((f) => f.field === 'custom-document');
+    expect(rounds[0].inputs[3].data.filename).toBe(customDocument?.filename);
+    expect(customDocument?.filename).toMatch(/\.pdf$/);
+    // The recorded video goes again, with what the failure held back.
+    expect(rounds[1].inputs.map((i) => i.inputType)).toEqual([
+      'selfie-video',
+      'custom-document-photo',
+      'custom-fields',
+    ]);
+    expect(rounds[1].files[0]).toEqual({
       field: 'video',
       filename: expect.stringMatching(/^video\.(webm|mp4)$/),
     });
-    // The form was held back behind the custom document again, so it goes once more.
-    expect(rounds[1].inputs.map((i) => [i.inputType, i.group ?? null])).toEqual([
-      ['custom-document-photo', 1],
-      ['custom-fields', null],
-    ]);
   });
 
   test('bankDocument after a service outage: request-level error screen, retry, retake', async ({ page }) => {

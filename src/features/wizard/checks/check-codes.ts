@@ -11,6 +11,7 @@ const codes = [
   'client.similarSides',
   'client.pdfNotAllowed',
   'client.tooManyPages',
+  'client.pdfProtected',
   'client.passwordRequired',
   'client.passwordWrong',
   'client.videoFormat',

@@ -74,6 +74,7 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
         label={t('bank.fileLabel')}
         accept="image-or-pdf"
         checkKind="custom-document"
+        protectedPdfAllowed
         value={value.file}
         getBlob={getBlob}
         onFile={async (file, info) => {

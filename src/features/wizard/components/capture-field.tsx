@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ErrorCode } from '@/shared/error-codes';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';
 import { FilePreview } from './file-preview';
@@ -27,6 +28,10 @@ type Props = {
   checkKind: 'document' | 'selfie' | 'custom-document';
   camera?: { facing: 'environment' | 'user'; guide: 'document' | 'face' } | 'video';
   otherSide?: { phash: string };
+  /** A PDF with more pages is refused here, as the service would refuse it (a one-page custom document). */
+  maxPdfPages?: number;
+  /** Only a bank statement comes with its password; the service cannot open any other protected PDF. */
+  protectedPdfAllowed?: boolean;
   value?: StoredFile;
   getBlob: (key: string) => Promise<Blob | undefined>;
   onFile: (file: File, info: CapturedInfo) => Promise<void> | void;
@@ -34,12 +39,24 @@ type Props = {
 
 type CameraState = 'closed' | 'open' | 'denied' | 'missing' | 'error';
 
-export function CaptureField({ label, accept, checkKind, camera, otherSide, value, getBlob, onFile }: Props) {
+export function CaptureField({
+  label,
+  accept,
+  checkKind,
+  camera,
+  otherSide,
+  maxPdfPages,
+  protectedPdfAllowed = false,
+  value,
+  getBlob,
+  onFile,
+}: Props) {
   const { t } = useTranslation('wizard');
   const inputId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ClientReason | null>(null);
+  // A browser check's reason, or the service's code where the browser saw what the service would say.
+  const [problem, setProblem] = useState<ClientReason | ErrorCode | null>(null);
   const [cameraState, setCameraState] = useState<CameraState>('closed');
 
   async function take(file: File) {
@@ -50,8 +67,16 @@ export function CaptureField({ label, accept, checkKind, camera, otherSide, valu
       if (!sniffed.ok) return setProblem(sniffed.reason);
       if (sniffed.format === 'pdf') {
         const { inspectPdf } = await import('../checks/check-pdf');
-        const result = await inspectPdf(file);
-        if (!result.ok) return setProblem(result.reason as ClientReason);
+        const result = await inspectPdf(file, { maxPages: maxPdfPages });
+        if (!result.ok) {
+          // The same words as the service's refusal of a multi-page PDF for a one-page document.
+          return setProblem(
+            result.reason === 'client.tooManyPages'
+              ? 'CustomDocumentPhoto.multiPageInputError'
+              : (result.reason as ClientReason),
+          );
+        }
+        if (result.encrypted && !protectedPdfAllowed) return setProblem('client.pdfProtected');
         await onFile(file, {
           originalName: file.name,
           pdf: { encrypted: result.encrypted, pageCount: result.pageCount },

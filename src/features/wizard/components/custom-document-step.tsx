@@ -75,6 +75,7 @@ export function CustomDocumentStep({
               accept={twoSides ? 'image' : 'image-or-pdf'}
               checkKind="custom-document"
               camera={{ facing: 'environment', guide: 'document' }}
+              maxPdfPages={spec.multiPage ? undefined : 1}
               value={value.front}
               getBlob={getBlob}
               onFile={stored('front')}
