@@ -19,9 +19,6 @@ const workerUrl = new URL('./pdf-worker.ts', import.meta.url);
  * Node 20: the worker registers it before importing its entry point.
  */
 function startWorker(): Worker {
-  if (workerUrl.pathname.endsWith('.js')) {
-    return new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-  }
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
     .then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
   return new Worker(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
