@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { flowSchema } from '@/shared/flow';
+import { addTranslations, i18next } from '@/lib/i18n';
+import mxFlow from '../../../service/flows/mx-ine-full.json';
+import { buildSteps } from '../lib/steps';
+import type { Capture } from '../lib/wizard-model';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import pt from '../locales/pt.json';
+import CustomFieldsStep from './custom-fields-step';
+
+// The form built from the mx-ine-full flow's field definitions, in a DOM: labels, the shared
+// schema's refusals announced per field, and the descriptor's fields with their mappings.
+beforeAll(async () => {
+  addTranslations('wizard', { en, es, pt });
+  await i18next.changeLanguage('en');
+});
+afterEach(cleanup);
+
+const step = buildSteps(flowSchema.parse(mxFlow)).find((s) => s.kind === 'custom-fields');
+if (step?.kind !== 'custom-fields') throw new Error('mx-ine-full has custom fields');
+
+function renderStep(capture?: Capture) {
+  const save = vi.fn<(capture: Capture) => void>();
+  const next = vi.fn();
+  render(
+    <Suspense fallback={null}>
+      <CustomFieldsStep
+        step={step as Extract<typeof step, { kind: 'custom-fields' }>}
+        capture={capture}
+        storeFile={() => Promise.reject(new Error('no files here'))}
+        getBlob={() => Promise.resolve(undefined)}
+        save={save}
+        next={next}
+      />
+    </Suspense>,
+  );
+  return { save, next, user: userEvent.setup() };
+}
+
+describe('CustomFieldsStep', () => {
+  it('labels every field and announces what the shared schema refuses, field by field', async () => {
+    const { save, next, user } = renderStep();
+    await user.type(await screen.findByRole('textbox', { name: /CURP/ }), 'not-a-curp');
+    await user.click(screen.getByRole('button', { name: en.actions.continue }));
+
+    const curp = screen.getByRole('textbox', { name: /CURP/ });
+    expect(curp.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(curp.getAttribute('aria-describedby')!)?.textContent).toBe(
+      en.fields.requiredOrInvalid,
+    );
+    for (const name of [/RFC/, /Occupation/, /I accept the privacy notice/]) {
+      const control = screen.getAllByLabelText(name)[0];
+      expect(control.getAttribute('aria-invalid')).toBe('true');
+    }
+    // Optional and empty is fine.
+    expect(screen.getByLabelText(/Employed since/).getAttribute('aria-invalid')).toBe('false');
+    expect(save).not.toHaveBeenCalled();
+    expect(next).not.toHaveBeenCalled();
+  });
+
+  it('saves the values and the descriptor fields, mappings included, then moves on', async () => {
+    const { save, next, user } = renderStep();
+    await user.type(await screen.findByRole('textbox', { name: /CURP/ }), 'GODE561231HDFRRN04');
+    await user.type(screen.getByRole('textbox', { name: /RFC/ }), 'GODE561231GR8');
+    await user.selectOptions(screen.getByRole('combobox', { name: /Occupation/ }), 'student');
+    await user.click(screen.getByRole('checkbox', { name: /I accept the privacy notice/ }));
+    await user.click(screen.getByRole('button', { name: en.actions.continue }));
+
+    expect(next).toHaveBeenCalledOnce();
+    const saved = save.mock.calls[0][0];
+    if (saved.kind !== 'custom-fields') throw new Error('custom fields expected');
+    expect(saved.values).toMatchObject({
+      curp: 'GODE561231HDFRRN04',
+      occupation: 'student',
+      consent: 'true',
+    });
+    expect(saved.fields.find((f) => f.name === 'curp')?.atomicFieldParams).toEqual({
+      type: 'text',
+      value: 'GODE561231HDFRRN04',
+      mapping: { country: 'MX', key: 'curp' },
+    });
+    expect(saved.fields.find((f) => f.name === 'startDate')?.atomicFieldParams.value).toBe('');
+  });
+
+  it('comes back filled after a reload, and speaks Spanish', async () => {
+    await i18next.changeLanguage('es');
+    try {
+      renderStep({
+        kind: 'custom-fields',
+        values: { curp: 'GODE561231HDFRRN04', rfc: 'GODE561231GR8', occupation: 'other', consent: 'true' },
+        fields: [],
+      });
+      const curp = (await screen.findByRole('textbox', { name: /CURP/ })) as HTMLInputElement;
+      expect(curp.value).toBe('GODE561231HDFRRN04');
+      const consent = screen.getByRole('checkbox', {
+        name: /I accept the privacy notice/,
+      }) as HTMLInputElement;
+      expect(consent.checked).toBe(true);
+      expect(screen.getByText(es.fields.hint)).toBeTruthy();
+      expect((screen.getByRole('button', { name: es.actions.continue }) as HTMLButtonElement).disabled).toBe(
+        false,
+      );
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+});
