@@ -14,7 +14,6 @@ import { Outbox } from './outbox';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { identityRoutes } from './routes/identities';
-import { warmPdfReader } from './checks/pdf-reader';
 import { mediaRoutes } from './routes/media';
 import { oauthRoutes } from './routes/oauth';
 import { verificationRoutes } from './routes/verifications';
@@ -91,7 +90,6 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   app.addHook('onReady', async () => {
     outbox.resume();
     lifecycle.resume();
-    warmPdfReader();
   });
   app.addHook('onClose', async () => {
     lifecycle.close();

@@ -1,4 +1,5 @@
 import { buildServiceApp } from './app';
+import { warmPdfReader } from './checks/pdf-reader';
 import { loadConfig } from './config';
 
 // `npm run service`: the embedded verification service on HOST:SERVICE_PORT.
@@ -25,6 +26,9 @@ process.on('SIGINT', () => void stop('SIGINT'));
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  // Here rather than in app.ts: a running service wants pdf.js ready for its first PDF; the many
+  // apps that tests build do not.
+  warmPdfReader();
 } catch (error) {
   app.log.error({ err: error }, 'could not start');
   process.exit(1);
