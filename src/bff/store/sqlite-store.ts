@@ -4,7 +4,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
 import { identityStatus, type IdentityStatus } from '@/shared/verification';
-import type { BffStore, NewEvent, PendingEvent, StoredVerification, VerificationFilter } from './store';
+import type {
+  BffStore,
+  NewEvent,
+  PendingEvent,
+  StoredVerification,
+  VerificationDataUpdate,
+  VerificationFilter,
+} from './store';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS session_verifications (
@@ -256,16 +263,7 @@ export class SqliteStore implements BffStore {
     return { summary: toSummary(this.verificationRow(id)!), created: !existing };
   }
 
-  async saveVerificationData(
-    id: string,
-    v: {
-      data: unknown;
-      status: IdentityStatus;
-      identity: string | null;
-      flowId: string;
-      flowName: string | null;
-    },
-  ) {
+  async saveVerificationData(id: string, v: VerificationDataUpdate) {
     const existing = this.verificationRow(id);
     const at = now();
     const json = JSON.stringify(v.data);

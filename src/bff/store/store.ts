@@ -33,6 +33,15 @@ export interface VerificationFilter {
  * Everything the BFF keeps. Every method is async so that a PostgreSQL store can implement the
  * same interface; `sqlite-store.ts` is the one in use.
  */
+/** The latest verification data fetched from the service, as the store keeps it. */
+export interface VerificationDataUpdate {
+  data: unknown;
+  status: IdentityStatus;
+  identity: string | null;
+  flowId: string;
+  flowName: string | null;
+}
+
 export interface BffStore {
   /** Binds a new verification to a browser session (and records it for the staff list). */
   bindVerification(
@@ -61,13 +70,7 @@ export interface BffStore {
   /** The latest data fetched from the service; `changed` when the status moved. */
   saveVerificationData(
     id: string,
-    v: {
-      data: unknown;
-      status: IdentityStatus;
-      identity: string | null;
-      flowId: string;
-      flowName: string | null;
-    },
+    v: VerificationDataUpdate,
   ): Promise<{ summary: VerificationSummary; changed: boolean; created: boolean }>;
   getVerification(id: string): Promise<StoredVerification | null>;
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
