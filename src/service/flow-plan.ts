@@ -1,7 +1,7 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
 import { documentSides, type Sides } from '@/shared/document-sides';
 import type { CustomDocument, DocumentStep, Flow, Merit } from '@/shared/flow';
-import type { InputDescriptor } from '@/shared/inputs';
+import type { InputDescriptor } from '@/shared/contract/send-input';
 import { integrationError } from './errors';
 
 type MeritOf<T extends Merit['type']> = Extract<Merit, { type: T }>;

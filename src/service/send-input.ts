@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { errorTypeOf, type ErrorCode } from '@/shared/error-codes';
-import { fileFieldOf, inputsFieldSchema, type InputDescriptor, type InputResult } from '@/shared/inputs';
+import { fileFieldOf, inputsFieldSchema, type InputDescriptor, type InputResult } from '@/shared/contract/send-input';
 import {
   checkBankStatement,
   checkCustomDocument,

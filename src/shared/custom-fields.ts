@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CustomFieldDefinition } from './flow';
-import type { CustomField } from './inputs';
+import type { CustomField } from './contract/send-input';
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 const isRealDate = (value: string) => {

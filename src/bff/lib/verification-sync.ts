@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { VerificationSummary } from '@/shared/bff-api';
-import { creditCheckResultEventSchema } from '@/shared/credit-check';
-import { identityStatus, verificationEventSchema, type IdentityStatus } from '@/shared/verification';
+import type { VerificationSummary } from '@/shared/contract/bff-api';
+import { creditCheckResultEventSchema } from '@/shared/contract/credit-check';
+import { identityStatus, verificationEventSchema, type IdentityStatus } from '@/shared/contract/verification';
 import type { BffStore, PendingEvent } from '../store/store';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import type { EventHub } from './event-hub';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import {
   arCreditCheckFormSchema,
   brCreditCheckFormSchema,
   creditCheckAcceptedSchema,
-} from '@/shared/credit-check';
+} from '@/shared/contract/credit-check';
 import type { BffDeps } from '../deps';
 import { upstreamFailed } from '../errors';
 

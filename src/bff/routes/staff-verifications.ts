@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { identityStatus } from '@/shared/verification';
+import { identityStatus } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { BffHttpError, notFound } from '../errors';
 import { rewriteMediaUrls } from '../lib/media-urls';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CreatedVerification, VerificationStatus } from '@/shared/bff-api';
-import { createVerificationSchema } from '@/shared/verification';
+import type { CreatedVerification, VerificationStatus } from '@/shared/contract/bff-api';
+import { createVerificationSchema } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { forbidden, upstreamFailed } from '../errors';
 import { completedStepsOf, statusOfData } from '../lib/verification-sync';

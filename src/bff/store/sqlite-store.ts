@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
-import { identityStatus, type IdentityStatus } from '@/shared/verification';
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
+import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
 import type {
   BffStore,
   NewEvent,

@@ -1,5 +1,5 @@
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
-import type { IdentityStatus } from '@/shared/verification';
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
+import type { IdentityStatus } from '@/shared/contract/verification';
 
 /** A verification as the BFF knows it: its summary and the latest data fetched from the service. */
 export interface StoredVerification {

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@/shared/error-codes';
 import type { FileFormat } from '@/shared/file-format';
-import type { BankStatement } from '@/shared/verification';
+import type { BankStatement } from '@/shared/contract/verification';
 
 /** A file of a send-input request, already streamed to disk and sniffed by the route. */
 export interface StoredFile {

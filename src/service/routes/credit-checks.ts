@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { arCreditCheckSchema, brCreditCheckSchema } from '@/shared/credit-check';
+import { arCreditCheckSchema, brCreditCheckSchema } from '@/shared/contract/credit-check';
 import type { ServiceContext } from '../context';
 import { syntheticBureauResult } from '../credit-bureau';
 import { unprocessable } from '../errors';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSON_MARKER } from '@/shared/error-codes';
-import { verificationDataSchema } from '@/shared/verification';
+import { verificationDataSchema } from '@/shared/contract/verification';
 import type { Person } from '../checks/types';
 import {
   createVerification,

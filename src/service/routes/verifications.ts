@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createVerificationSchema } from '@/shared/verification';
+import { createVerificationSchema } from '@/shared/contract/verification';
 import { getInputs, getVerification, type ServiceContext } from '../context';
 import { integrationError, notFound, ServiceError } from '../errors';
 import { plannedInputs } from '../flow-plan';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { ApiError, apiFetch } from '@/lib/api-client';
 import {
-  bffPaths,
   creditCheckRecordSchema,
   storedEventSchema,
   verificationSummarySchema,
   type CreditCheckRecord,
   type StoredEvent,
   type VerificationSummary,
-} from '@/shared/bff-api';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { flowSchema, type Flow, type FlowSummary } from '@/shared/flow';
 import { newestFirst } from '../lib/collections';
 

@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { StoredEvent } from '@/shared/bff-api';
+import type { StoredEvent } from '@/shared/contract/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
 import { DataTable } from './data-table';

@@ -9,7 +9,7 @@ import {
   fetchVerifications,
 } from '../api/staff-api';
 import { hasPending, upsertById } from '../lib/collections';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 
 /** Slow polling behind the event stream, in case a proxy drops it without an error. */
 const listFallbackMs = 15_000;

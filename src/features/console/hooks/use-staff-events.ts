@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
-  bffPaths,
   staffStreamEventSchema,
   type CreditCheckRecord,
   type VerificationSummary,
-} from '@/shared/bff-api';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { consoleKeys } from '../api/staff-api';
 import { upsertById } from '../lib/collections';
 

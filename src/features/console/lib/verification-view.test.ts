@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verificationDataSchema } from '@/shared/verification';
+import { verificationDataSchema } from '@/shared/contract/verification';
 import { toVerificationView } from './verification-view';
 
 const sampleVerification = {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { identityStatus } from './verification';
 
-export { bffPaths } from './bff-paths';
-
 /** Every non-2xx answer of the BFF. */
 export const bffErrorSchema = z.object({
   code: z.string(),
