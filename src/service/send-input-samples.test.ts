@@ -8,7 +8,7 @@ import { createVerification, sendInput, startService, type RunningService } from
 import { loadSamples, sample, type SampleEntry } from '../../e2e/fixtures/samples';
 import type { UploadPart } from '../../e2e/fixtures/send-input-form';
 
-// Every error code of spec 7.2 through the real API: the committed samples (their manifest says
+// Every error code of service spec 7.2 through the real API: the committed samples (their manifest says
 // which code each gets in which context), plus the codes that come from the request's structure.
 
 let svc: RunningService;

@@ -332,7 +332,7 @@ export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean,
   return { ...step, data };
 };
 
-/** GET /v2/verifications/{id} (contract 6). */
+/** GET /v2/verifications/{id} (wire contract §6). */
 export function verificationView(ctx: ServiceContext, v: VerificationRow, inputs: InputRow[]) {
   const plan = ctx.plans.get(v.flow_id)!;
   const result = v.result ? (JSON.parse(v.result) as ProcessingResult) : null;

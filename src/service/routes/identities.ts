@@ -10,10 +10,10 @@ export async function identityRoutes(
 ) {
   const { ctx, lifecycle } = opts;
 
-  // Any other content type reaches the handler unread, to be refused as "not multipart" (contract 4).
+  // Any other content type reaches the handler unread, to be refused as "not multipart" (wire contract §4).
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // The older creation form (contract 3), kept for existing client libraries.
+  // The older creation form (wire contract §3), kept for existing client libraries.
   app.post('/v2/identities', async (request) => {
     const { plan, metadata } = parseCreation(ctx, request.body);
     const v = lifecycle.create(plan.flow.id, metadata);

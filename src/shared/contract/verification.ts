@@ -38,7 +38,7 @@ export const bankStatementSchema = z.object({
 });
 export type BankStatement = z.infer<typeof bankStatementSchema>;
 
-/** GET /v2/verifications/{id} (contract 6). Loose: the hosted service may add keys. */
+/** GET /v2/verifications/{id} (wire contract §6). Loose: the hosted service may add keys. */
 export const verificationDataSchema = z.looseObject({
   id: z.string(),
   identity: z.looseObject({ status: identityStatus }),
@@ -66,7 +66,7 @@ export const webhookEventNames = [
   'verification_expired',
 ] as const;
 
-/** Verification webhook body (contract 7). */
+/** Verification webhook body (wire contract §7). */
 export const verificationEventSchema = z.looseObject({
   eventName: z.enum(webhookEventNames),
   resource: z.string().url(),
@@ -77,7 +77,7 @@ export const verificationEventSchema = z.looseObject({
 });
 export type VerificationEvent = z.infer<typeof verificationEventSchema>;
 
-/** Verification creation (contract 3). metadata is flat and at most 4 KB. */
+/** Verification creation (wire contract §3). metadata is flat and at most 4 KB. */
 export const createVerificationSchema = z.object({
   flowId: z.string().min(1).max(100),
   metadata: z
