@@ -12,7 +12,7 @@ import {
   sendInput,
   startService,
   type RunningService,
-} from './test-helpers';
+} from './testing/harness';
 
 let svc: RunningService;
 let photo: Buffer;
