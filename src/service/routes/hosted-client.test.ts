@@ -15,7 +15,7 @@ import {
   waitForStatus,
   withJpegComment,
   type RunningService,
-} from '../test-helpers';
+} from '../testing/harness';
 
 // A client that sends only what the hosted API documents: no flowId (the default flow),
 // metadata as a JSON string, a selfie descriptor without data.type.
