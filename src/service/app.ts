@@ -13,7 +13,7 @@ import type { ServiceContext } from './context';
 import { openDb } from './db';
 import { installErrorHandler } from './errors';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
+import { planFlow } from '@/shared/flow-plan';
 import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { Outbox } from './outbox';
