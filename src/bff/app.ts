@@ -77,7 +77,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    // A hop count as Fastify's function form (its types take no number): trust the n nearest hops.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Phones on slow networks take a while to send a few photos and a video.
     requestTimeout: 15 * 60_000,
     return503OnClosing: true,
