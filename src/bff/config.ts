@@ -32,6 +32,10 @@ export interface BffConfig {
    */
   trustProxy: TrustProxy;
   sseHeartbeatMs: number;
+  /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
+  flowsDir: string;
+  /** Last path segment of the service's credit-check routes. */
+  creditCheckSegment: string;
 }
 
 /** Fastify's `trustProxy` forms that name what is trusted; never `true` (every hop). */
@@ -71,6 +75,11 @@ const number = (name: string, value: string | undefined, fallback: number) => {
   return n;
 };
 
+const segment = (value: string) => {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) throw new Error('CREDIT_CHECK_SEGMENT must be a path segment');
+  return value;
+};
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
   assertNoDevSecretsInProduction(env);
   const production = env.NODE_ENV === 'production';
@@ -106,5 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    // The embedded service's own folder by default: the hosted API has no route that lists flows.
+    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
+    creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
   };
 }
