@@ -16,6 +16,7 @@ import { loadFlows } from './flows';
 import { planFlow } from './flow-plan';
 import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
+import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
@@ -56,7 +57,9 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
   const flows = loadFlows();
+  const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
+    policy: outbound,
     secret: config.webhookSecret,
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
@@ -69,6 +72,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
     media,
     outbox,
+    outbound,
     log: app.log,
     baseUrl() {
       if (config.publicUrl) return config.publicUrl;
@@ -120,6 +124,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   app.addHook('onClose', async () => {
     lifecycle.close();
     outbox.close();
+    await outbound.close().catch(() => undefined);
     db.close();
   });
   return app;
