@@ -14,6 +14,7 @@ import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { flowRoutes, loadFlowConfig } from './routes/flows';
@@ -117,6 +118,20 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   };
 
   installErrorHandler(app);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) =>
+      url !== undefined &&
+      (url.startsWith('/webhooks/') || url === '/api/staff/login' || url === '/api/health'),
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new BffHttpError(503, {
+        code: 'server.busy',
+        type: 'SystemError',
+        message: 'Too many requests under way.',
+      }),
+  });
   // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),
   // and the same schemas make the OpenAPI document.
   app.setValidatorCompiler(zodValidatorCompiler);

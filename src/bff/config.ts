@@ -32,6 +32,11 @@ export interface BffConfig {
    */
   trustProxy: TrustProxy;
   sseHeartbeatMs: number;
+  /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
   /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
   flowsDir: string;
   /** Last path segment of the service's credit-check routes. */
@@ -115,6 +120,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),

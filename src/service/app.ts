@@ -11,7 +11,8 @@ import { requireBearer } from './auth';
 import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { openDb } from './db';
-import { installErrorHandler } from './errors';
+import { installErrorHandler, ServiceError } from './errors';
+import { guardOpenRoutes } from './open-route-guard';
 import { loadFlows } from './flows';
 import { planFlow } from './flow-plan';
 import { Lifecycle } from './lifecycle';
@@ -85,6 +86,19 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const lifecycle = new Lifecycle(ctx);
 
   installErrorHandler(app);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) => url === '/oauth',
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new ServiceError(503, {
+        code: 503,
+        type: 'SystemError',
+        name: 'busy',
+        message: 'too many requests under way',
+      }),
+  });
   void app.register(multipart, { throwFileSizeLimit: false });
   void app.register(oauthRoutes, { ctx });
   // The OpenAPI document of the routes this instance serves, from the same schemas they run.

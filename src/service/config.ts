@@ -36,6 +36,11 @@ export interface ServiceConfig {
    * private (outbound-url.ts); the webhook URL's origin is always among them.
    */
   outboundAllowed: string[];
+  /** `/oauth` (the one route without a token): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -94,6 +99,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     creditCheckSegments: [
       ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
     ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),
+    openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     outboundAllowed: [
       ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
       ...(env.OUTBOUND_ALLOWED ?? '')
