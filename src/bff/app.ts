@@ -174,8 +174,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     // Hashed assets and media are same-origin; nothing is meant for other sites.
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
+  // HSTS only means something over https (browsers ignore it on http, and a plain-http
+  // deployment behind no proxy must not claim it).
+  const { 'strict-transport-security': hsts, ...plainHeaders } = headers;
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
+    // Staff answers carry personal data: never kept by the browser or a shared cache.
+    if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
@@ -184,7 +189,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
-    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/staff/events'),
+    // Health probes are not users: a load balancer polling under load must not be told 429.
+    allowList: (request) =>
+      !request.url.startsWith('/api/') ||
+      request.url.startsWith('/api/staff/events') ||
+      request.url.split('?')[0] === '/api/health',
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',

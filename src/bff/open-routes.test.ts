@@ -23,6 +23,7 @@ beforeAll(async () => {
     STATIC_DIR: 'none',
     OPEN_BODY_TIMEOUT_MS: '300',
     OPEN_MAX_CONCURRENT: '4',
+    RATE_LIMIT_MAX: '5',
   });
   app = await buildBffApp(config, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -69,6 +70,13 @@ describe('open routes', () => {
       body: '{"eventName":"x"}',
     });
     expect(wrong.status).toBe(401);
+  });
+
+  it('keeps health probes outside the user rate limit, and staff answers out of caches', async () => {
+    // RATE_LIMIT_MAX is 5 here: health is polled far more often than that.
+    for (let i = 0; i < 12; i++) expect((await fetch(`${url}/api/health`)).status).not.toBe(429);
+    const staff = await fetch(`${url}/api/staff/me`);
+    expect(staff.headers.get('cache-control')).toBe('no-store');
   });
 
   it('answers 503 beyond the cap of open requests under way', async () => {

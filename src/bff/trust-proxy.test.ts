@@ -63,6 +63,18 @@ describe('TRUST_PROXY', () => {
     }
   });
 
+  it('sends HSTS over https (as the proxy says) and never over plain http', async () => {
+    const { app, url } = await bffWith('1');
+    try {
+      const https = await fetch(`${url}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers.get('strict-transport-security')).toContain('max-age=');
+      const http = await fetch(`${url}/api/health`);
+      expect(http.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await app.close();
+    }
+  });
+
   for (const setting of ['true', '1', '127.0.0.1']) {
     it(`with ${setting}, a rotating X-Forwarded-For does not escape the staff login limit`, async () => {
       const { app, url } = await bffWith(setting);
