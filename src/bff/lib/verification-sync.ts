@@ -69,7 +69,9 @@ export class VerificationSync {
     verificationId: string,
     requestId?: string,
   ): Promise<{ data: unknown; summary: VerificationSummary }> {
-    const run = async () => {
+    // The store's lock keeps instances apart too (one database, several BFFs).
+    const run = () => this.store.exclusive(`verification:${verificationId}`, fetchAndSave);
+    const fetchAndSave = async () => {
       const { body } = await this.upstream.json<RawVerification>(
         'GET',
         `/v2/verifications/${encodeURIComponent(verificationId)}`,

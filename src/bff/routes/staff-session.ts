@@ -24,7 +24,7 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
   const { store, config, loginLimiter } = deps;
 
   app.post('/api/staff/login', async (request, reply) => {
-    if (!loginLimiter.attempt(request.ip)) {
+    if (!(await loginLimiter.attempt(request.ip))) {
       throw new BffHttpError(429, {
         code: 'staff.tooManyAttempts',
         type: 'AuthError',
@@ -34,7 +34,7 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
     const { password } = staffLoginSchema.parse(request.body);
     if (!passwordMatches(password, config.staffPassword))
       throw authError('Wrong password.', 'staff.badPassword');
-    loginLimiter.succeeded(request.ip);
+    await loginLimiter.succeeded(request.ip);
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + STAFF_SESSION_MS);
     await store.createStaffSession(id, expiresAt);
