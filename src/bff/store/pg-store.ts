@@ -168,6 +168,21 @@ export class PgStore implements BffStore {
     return (await this.pool.query<T>(text, values)).rows[0] as T | undefined;
   }
 
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   private verificationRow(id: string) {
     return this.one<VerificationRow>('SELECT * FROM verifications WHERE id = $1', [id]);
   }
@@ -349,6 +364,15 @@ export class PgStore implements BffStore {
   async getVerification(id: string): Promise<StoredVerification | null> {
     const row = await this.verificationRow(id);
     return row ? { summary: toSummary(row), data: row.data ?? null } : null;
+  }
+
+  async deleteVerification(id: string, mediaIds: string[]) {
+    await this.transaction(async (client) => {
+      await client.query('DELETE FROM events WHERE verification_id = $1', [id]);
+      await client.query('DELETE FROM session_verifications WHERE verification_id = $1', [id]);
+      await client.query('DELETE FROM verifications WHERE id = $1', [id]);
+      if (mediaIds.length) await client.query('DELETE FROM media WHERE id = ANY($1::text[])', [mediaIds]);
+    });
   }
 
   async listVerifications(filter: VerificationFilter) {

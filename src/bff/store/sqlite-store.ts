@@ -331,6 +331,16 @@ export class SqliteStore implements BffStore {
     return row ? { summary: toSummary(row), data: row.data === null ? null : JSON.parse(row.data) } : null;
   }
 
+  async deleteVerification(id: string, mediaIds: string[]) {
+    this.db.transaction(() => {
+      this.sql('DELETE FROM events WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM session_verifications WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM verifications WHERE id = ?').run(id);
+      const dropMedia = this.sql('DELETE FROM media WHERE id = ?');
+      for (const mediaId of mediaIds) dropMedia.run(mediaId);
+    })();
+  }
+
   async listVerifications(filter: VerificationFilter) {
     const rows = this.sql(
       `SELECT * FROM verifications WHERE (@status IS NULL OR status = @status) AND (@flowId IS NULL OR flow_id = @flowId)

@@ -264,6 +264,37 @@ describe.each([
     expect((await store.listVerifications({ status: 'verified', flowId: 'g' })).map((v) => v.id)).toEqual([]);
   });
 
+  it(`${backend.name}: erases a verification with its events, bindings and media links`, async () => {
+    await store.bindVerification('s', {
+      verificationId: 'gone',
+      identity: 'ig',
+      flowId: 'f',
+      flowName: null,
+    });
+    await store.bindVerification('s', {
+      verificationId: 'kept',
+      identity: 'ik',
+      flowId: 'f',
+      flowName: null,
+    });
+    await store.recordEvent(event({ verificationId: 'gone' }));
+    const keptEvent = await store.recordEvent(event({ verificationId: 'kept' }));
+    await store.rememberMedia([
+      { id: 'mg', url: 'http://s/media/mg' },
+      { id: 'mk', url: 'http://s/media/mk' },
+    ]);
+    await store.deleteVerification('gone', ['mg']);
+    expect(await store.getVerification('gone')).toBeNull();
+    expect(await store.eventsOf('gone')).toEqual([]);
+    expect(await store.sessionOwnsVerification('s', 'gone')).toBe(false);
+    expect(await store.sessionOwnsIdentity('s', 'ig')).toBe(false);
+    expect(await store.mediaUrl('mg')).toBeNull();
+    expect((await store.listVerifications({})).map((v) => v.id)).toEqual(['kept']);
+    expect((await store.eventsOf('kept')).map((e) => e.id)).toEqual([keptEvent.event.id]);
+    expect(await store.mediaUrl('mk')).toBe('http://s/media/mk');
+    await store.deleteVerification('never-there', []);
+  });
+
   it(`${backend.name}: creates and completes credit checks, in either order`, async () => {
     const createdAt = '2026-02-01T10:00:00.000Z';
     expect(await store.createCreditCheck(pendingCheck('c1', createdAt))).toEqual(

@@ -88,6 +88,12 @@ export interface BffStore {
   getVerification(id: string): Promise<StoredVerification | null>;
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
 
+  /**
+   * Erasure: the verification, its events, its session bindings and the media links given (those
+   * its data pointed to). After it the BFF holds nothing of the verification.
+   */
+  deleteVerification(id: string, mediaIds: string[]): Promise<void>;
+
   /** Inserts a pending credit check, unless its result already arrived (then returns that). */
   createCreditCheck(record: CreditCheckRecord): Promise<CreditCheckRecord>;
   completeCreditCheck(

@@ -49,6 +49,8 @@ export interface InputFacts {
   person?: Person;
   /** Parsed statement of a bank-document input. */
   bankStatement?: BankStatement;
+  /** Stills taken from a liveness video (media ids): a selfie frame and a sprite of frames. */
+  frames?: { selfieMedia: string | null; spriteMedia: string | null };
   /** Text read from a PDF, trimmed (for custom documents). */
   text?: string;
 }
