@@ -24,7 +24,7 @@ import {
   secrets,
   ServiceProcess,
 } from './testing/harness';
-import { dropSchema, freshSchemaUrl } from './testing/pg';
+import { dropSchema, freshSchemaUrl } from '../../e2e/fixtures/test-database';
 
 const { url: databaseUrl, schema } = freshSchemaUrl('idv_multi');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'idv-multi-test-'));

@@ -17,6 +17,7 @@ import { planFlow } from './flow-plan';
 import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { Outbox } from './outbox';
+import { PgDeliveryQueue } from './pg-outbox';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { identityRoutes } from './routes/identities';
@@ -61,6 +62,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
+    queue: config.databaseUrl ? new PgDeliveryQueue(db, config.databaseUrl) : undefined,
   });
   const ctx: ServiceContext = {
     config,
@@ -119,7 +121,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   });
   app.addHook('onClose', async () => {
     lifecycle.close();
-    outbox.close();
+    await outbox.close();
     db.close();
   });
   return app;

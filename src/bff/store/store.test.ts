@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
-import { dropSchema, freshSchemaUrl } from '../testing/pg';
+import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { PgStore } from './pg-store';
 import { SqliteStore } from './sqlite-store';
 import type { BffStore, NewEvent } from './store';
