@@ -7,7 +7,7 @@ import { integrationError } from './errors';
 
 type MeritOf<T extends Merit['type']> = Extract<Merit, { type: T }>;
 
-/** One document of the flow with its group number (spec 4.1 rule 3: numbered across both merits). */
+/** One document of the flow with its group number (service spec 4.1 rule 3: numbered across both merits). */
 export type PlannedDocument =
   | { group: number; kind: 'document'; step: DocumentStep }
   | { group: number; kind: 'custom'; doc: CustomDocument };
@@ -163,7 +163,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
   }
 }
 
-/** What the verification-creation answer lists as the flow's inputs (contract 3). */
+/** What the verification-creation answer lists as the flow's inputs (wire contract §3). */
 export function plannedInputs(plan: FlowPlan): FlowInput[] {
   const inputs: FlowInput[] = [];
   for (const d of plan.documents.filter((x) => x.kind === 'document')) {

@@ -83,7 +83,7 @@ export class Lifecycle {
     return getVerification(this.ctx, id)!;
   }
 
-  /** Webhook event for a verification (contract 7); call inside the transaction of the change. */
+  /** Webhook event for a verification (wire contract §7); call inside the transaction of the change. */
   event(v: VerificationRow, eventName: string, extra: Record<string, unknown> = {}) {
     const url = this.ctx.config.webhookUrl;
     if (!url) return;

@@ -146,7 +146,7 @@ async function runCheck(
 }
 
 /**
- * POST /v2/identities/{identity}/send-input (spec 4.1, contract 4). Request-level problems throw
+ * POST /v2/identities/{identity}/send-input (service spec 4.1, wire contract §4). Request-level problems throw
  * (and nothing of the request is kept); otherwise one result per descriptor, in order.
  */
 export async function sendInput(
