@@ -21,6 +21,7 @@ export class PgEventBus implements EventBus {
   private retry: NodeJS.Timeout | null = null;
   /** Publishes go one after the other, so that this instance's events arrive in the order sent. */
   private queue: Promise<void> = Promise.resolve();
+  private incoming: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -35,7 +36,10 @@ export class PgEventBus implements EventBus {
 
   private async connect() {
     const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', (message) => void this.received(message.payload));
+    // One at a time: an event fetched by reference must not be overtaken by the small one after it.
+    client.on('notification', (message) => {
+      this.incoming = this.incoming.then(() => this.received(message.payload));
+    });
     client.on('error', (err) => {
       this.log.warn({ err }, 'staff event listener lost its database connection');
       this.reconnectLater(client);
