@@ -7,17 +7,19 @@ import { PgEventBus } from './pg-event-bus';
 import { PgStore } from './pg-store';
 
 const { url, schema } = freshSchemaUrl('idv_bus');
+const other = freshSchemaUrl('idv_bus_other');
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
   await dropSchema(schema);
+  await dropSchema(other.schema);
 });
 
 // A silent logger: the bus logs only what goes wrong.
 const log = { warn: () => undefined } as unknown as ConstructorParameters<typeof PgEventBus>[2];
 
-async function instance() {
-  const store = await PgStore.open(url);
+async function instance(connectionString = url) {
+  const store = await PgStore.open(connectionString);
   const bus = new PgEventBus(store.pool, store.connectionString, log);
   const seen: StaffStreamEvent[] = [];
   await bus.start((event) => seen.push(event));
@@ -44,6 +46,8 @@ const verification = (id: string): StaffStreamEvent => ({
 
 it('brings every event to every instance, in the order sent, big ones too', async () => {
   const [a, b] = [await instance(), await instance()];
+  // Another deployment in another schema of the same database.
+  const elsewhere = await instance(other.url);
   // A credit check whose bureau answer is far over NOTIFY's 8000 bytes travels by reference.
   const big: StaffStreamEvent = {
     kind: 'credit-check',
@@ -66,4 +70,8 @@ it('brings every event to every instance, in the order sent, big ones too', asyn
   expect(b.seen).toEqual(a.seen);
   // A's own events keep their order among themselves, wherever B's one fell.
   expect(a.seen.filter((e) => e.kind !== 'verification' || e.verification.id !== 'v3')).toEqual(sent);
+  // The other schema heard none of it: its own event, sent after all of them, is the first it gets.
+  elsewhere.bus.publish(verification('own'));
+  await eventually(async () => (elsewhere.seen.length ? true : undefined));
+  expect(elsewhere.seen).toEqual([verification('own')]);
 });

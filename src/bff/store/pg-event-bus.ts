@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { staffStreamEventSchema, type StaffStreamEvent } from '@/shared/contract/bff-api';
 import type { EventBus } from '../lib/event-hub';
 
-const CHANNEL = 'idv_staff_events';
+/**
+ * Notifications are per database, not per schema: the channel is named after the schema, so that
+ * deployments (or test runs) in different schemas of one database never hear each other.
+ */
+const channelOf = (schema: string) =>
+  `idv_staff_events_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
 /** NOTIFY refuses payloads of 8000 bytes or more; bigger events travel by reference. */
 const MAX_PAYLOAD = 7900;
 
@@ -22,6 +28,7 @@ export class PgEventBus implements EventBus {
   /** Publishes go one after the other, so that this instance's events arrive in the order sent. */
   private queue: Promise<void> = Promise.resolve();
   private incoming: Promise<void> = Promise.resolve();
+  private channel = '';
 
   constructor(
     private readonly pool: pg.Pool,
@@ -31,6 +38,8 @@ export class PgEventBus implements EventBus {
 
   async start(deliver: (event: StaffStreamEvent) => void) {
     this.deliver = deliver;
+    const { rows } = await this.pool.query<{ schema: string }>('SELECT current_schema() AS schema');
+    this.channel = channelOf(rows[0].schema);
     await this.connect();
   }
 
@@ -46,7 +55,7 @@ export class PgEventBus implements EventBus {
     });
     client.on('end', () => this.reconnectLater(client));
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
     this.listener = client;
   }
 
@@ -92,14 +101,14 @@ export class PgEventBus implements EventBus {
   private async send(event: StaffStreamEvent) {
     const body = JSON.stringify(event);
     if (Buffer.byteLength(body) <= MAX_PAYLOAD) {
-      await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, body]);
+      await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, body]);
       return;
     }
     const { rows } = await this.pool.query<{ seq: string }>(
       'INSERT INTO stream_events (body) VALUES ($1) RETURNING seq',
       [body],
     );
-    await this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ ref: rows[0].seq })]);
+    await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, JSON.stringify({ ref: rows[0].seq })]);
     // The listeners read it within milliseconds; a minute is plenty.
     await this.pool.query("DELETE FROM stream_events WHERE created_at < now() - interval '1 minute'");
   }
