@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verificationEventSchema } from '@/shared/verification';
 import {
   createVerification,
+  faceImage,
   noiseImage,
+  passportImage,
   sendInput,
   startReceiver,
   startService,
@@ -35,9 +37,9 @@ async function completeGlobalPassport(svc: RunningService, identity: string) {
       { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
     ],
     [
-      { field: 'document', name: 'p.jpg', bytes: await noiseImage(800, 640) },
+      { field: 'document', name: 'p.jpg', bytes: await passportImage('BRA') },
       { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
-      { field: 'selfie', name: 's.jpg', bytes: await noiseImage(640, 640) },
+      { field: 'selfie', name: 's.jpg', bytes: await faceImage(640, 640) },
     ],
   );
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { faceMatch, type FaceMatch } from './checks/face-match';
 import type { InputFacts, Person } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { plannedInputs, sidesOf, type FlowPlan } from './flow-plan';
@@ -49,12 +49,6 @@ const fieldLabels: Record<keyof Omit<Person, 'extra'>, string> = {
 };
 const dateFields = new Set(['dateOfBirth', 'expiryDate', 'issueDate']);
 
-/** Synthetic scores are derived from stable inputs, so the same files always give the same data. */
-const stableNumber = (text: string, min: number, max: number) => {
-  const n = createHash('sha256').update(text).digest().readUInt32BE(0);
-  return Math.round((min + (n / 0xffffffff) * (max - min)) * 100) / 100;
-};
-
 export function ageOn(dateOfBirth: string, now: Date): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
   if (!m) return null;
@@ -96,8 +90,7 @@ function documentSteps(
   person: Person | undefined,
   country: string,
   type: string,
-  hasBiometric: boolean,
-  mediaKey: string,
+  match: FaceMatch | undefined,
   customFields: Record<string, string> | null,
 ): StepResult[] {
   const steps: StepResult[] = [];
@@ -106,8 +99,16 @@ function documentSteps(
       ? ok('document-reading', { fields: fieldsOf(person) })
       : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
   );
-  if (hasBiometric)
-    steps.push(ok('facematch', { score: stableNumber(`facematch:${mediaKey}`, 82, 99), synthetic: true }));
+  // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
+  if (match) {
+    steps.push(
+      match.passed
+        ? ok('facematch', { score: match.score })
+        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', {
+            score: match.score,
+          }),
+    );
+  }
   const name = person?.fullName ?? '';
   steps.push(
     syntheticWatchlist.test(name)
@@ -247,7 +248,13 @@ export function buildResult(
       region: typeof data.region === 'string' && data.region ? data.region : null,
       group: planned.group,
       media,
-      steps: documentSteps(merged, country, type, plan.biometric !== null, media.join(','), customFields),
+      steps: documentSteps(
+        merged,
+        country,
+        type,
+        plan.biometric !== null ? faceMatch(factsOf(biometric), factsOf(front)) : undefined,
+        customFields,
+      ),
       fields: merged ? fieldsOf(merged) : {},
     });
   }

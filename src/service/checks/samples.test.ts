@@ -40,6 +40,8 @@ async function check(
         page: entry.page as 'front' | 'back',
         requires: entry.requires ?? [],
         otherSide,
+        // Every demo flow has a selfie or a video, so a portrait must be found on a document front.
+        faceRequired: true,
       });
     }
     case 'selfie':
