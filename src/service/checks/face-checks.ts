@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
-import { detectFacesInFile, storedDescriptor } from './faces';
+import { detectFaces } from './face-reader';
+import { storedDescriptor } from './faces';
 import type { InputFacts } from './types';
 
 /** Frames of a liveness video that are looked at (evenly spread over its length). */
@@ -21,14 +22,14 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
 
 /** The selfie rule (exactly one face, eyes open), recording the face's descriptor for the match. */
 export async function selfieFaces(path: string, facts: InputFacts) {
-  const judgement = await detectFacesInFile(path);
+  const judgement = await detectFaces(path);
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
 /** A document portrait: its descriptor when there is one face or more (the largest is the holder). */
 export async function documentFaces(path: string, facts: InputFacts): Promise<'noFace' | null> {
-  const judgement = await detectFacesInFile(path);
+  const judgement = await detectFaces(path);
   record(facts, judgement);
   return judgement.faces.length === 0 ? 'noFace' : null;
 }
@@ -83,7 +84,7 @@ export async function videoFaces(
     let most = 0;
     let best: FaceJudgement | undefined;
     for (const frame of frames) {
-      const judgement = await detectFacesInFile(frame);
+      const judgement = await detectFaces(frame);
       most = Math.max(most, judgement.faces.length);
       if (judgement.faces.length === 1 && !best) best = judgement;
     }
