@@ -17,6 +17,9 @@ const codes = [
   'client.videoFormat',
   'client.videoTooLong',
   'client.unreadable',
+  'client.noFace',
+  'client.multipleFaces',
+  'client.closedEyes',
 ] as const;
 
 export type ClientCheckCode = (typeof codes)[number];

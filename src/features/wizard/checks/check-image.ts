@@ -105,6 +105,13 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   }
   if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
     return fail('client.similarSides');
+  // The face check and its models load on the first selfie only (check-faces.ts).
+  if (opts.kind === 'selfie') {
+    const { checkSelfieFace } = await import('./check-faces');
+    const face = await checkSelfieFace(upload).catch(() => null);
+    // A browser that cannot run the models (no WebAssembly) leaves the judgement to the service.
+    if (face?.problem) return fail(face.problem);
+  }
   return {
     ok: true,
     file: upload,
