@@ -20,6 +20,7 @@ const codes = [
   'client.noFace',
   'client.multipleFaces',
   'client.closedEyes',
+  'client.noPdf417',
 ] as const;
 
 export type ClientCheckCode = (typeof codes)[number];

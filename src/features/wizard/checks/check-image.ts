@@ -14,6 +14,8 @@ export interface ImageCheckOptions {
   kind: ImageKind;
   /** The other side of the same document, to refuse the same picture sent twice. */
   otherSide?: { phash: string };
+  /** A document side that must show a readable PDF417 barcode (the flow step requires it). */
+  pdf417?: boolean;
 }
 
 export type ImageCheckResult =
@@ -105,6 +107,11 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   }
   if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
     return fail('client.similarSides');
+  // The barcode reader loads on the first photo of a side that requires a barcode.
+  if (opts.kind === 'document' && opts.pdf417) {
+    const { hasPdf417 } = await import('./check-barcode');
+    if ((await hasPdf417(upload).catch(() => true)) === false) return fail('client.noPdf417');
+  }
   // The face check and its models load on the first selfie only (check-faces.ts).
   if (opts.kind === 'selfie') {
     const { checkSelfieFace } = await import('./check-faces');
