@@ -11,7 +11,7 @@ import {
   startService,
   waitForStatus,
   type RunningService,
-} from './test-helpers';
+} from './testing/harness';
 
 // The checks that need a model, through the real API, on samples that carry no scenario marker:
 // the code or the figure comes from the pixels alone.

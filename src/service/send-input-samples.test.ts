@@ -6,12 +6,12 @@ import { warmFaceReader } from './checks/face-reader';
 import { warmMrzReader } from './checks/mrz';
 import { warmPdfReader } from './checks/pdf-reader';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
-import { createVerification, sendInput, startService, type RunningService } from './test-helpers';
+import { planFlow } from '@/shared/flow-plan';
+import { createVerification, sendInput, startService, type RunningService } from './testing/harness';
 import { loadSamples, sample, type SampleEntry } from '../../e2e/fixtures/samples';
 import type { UploadPart } from '../../e2e/fixtures/send-input-form';
 
-// Every error code of spec 7.2 through the real API: the committed samples (their manifest says
+// Every error code of service spec 7.2 through the real API: the committed samples (their manifest says
 // which code each gets in which context), plus the codes that come from the request's structure.
 
 let svc: RunningService;

@@ -11,7 +11,7 @@ import {
   startService,
   waitForStatus,
   type RunningService,
-} from '../test-helpers';
+} from '../testing/harness';
 
 let svc: RunningService;
 let jpeg: Buffer;
