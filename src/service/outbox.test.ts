@@ -6,7 +6,9 @@ import { verificationEventSchema } from '@/shared/contract/webhooks';
 import { dropSchema, freshSchemaUrl } from '../../e2e/fixtures/test-database';
 import {
   createVerification,
+  faceImage,
   noiseImage,
+  passportImage,
   sendInput,
   startReceiver,
   startService,
@@ -42,9 +44,9 @@ async function completeGlobalPassport(svc: RunningService, identity: string) {
       { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
     ],
     [
-      { field: 'document', name: 'p.jpg', bytes: await noiseImage(800, 640) },
+      { field: 'document', name: 'p.jpg', bytes: await passportImage('BRA') },
       { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
-      { field: 'selfie', name: 's.jpg', bytes: await noiseImage(640, 640) },
+      { field: 'selfie', name: 's.jpg', bytes: await faceImage(640, 640) },
     ],
   );
 }

@@ -28,6 +28,8 @@ type Props = {
   checkKind: 'document' | 'selfie' | 'custom-document';
   camera?: { facing: 'environment' | 'user'; guide: 'document' | 'face' } | 'video';
   otherSide?: { phash: string };
+  /** The photo must show a readable PDF417 barcode (a document side whose flow step requires one). */
+  pdf417?: boolean;
   /** A PDF with more pages is refused here, as the service would refuse it (a one-page custom document). */
   maxPdfPages?: number;
   /** Only a bank statement comes with its password; the service cannot open any other protected PDF. */
@@ -45,6 +47,7 @@ export function CaptureField({
   checkKind,
   camera,
   otherSide,
+  pdf417 = false,
   maxPdfPages,
   protectedPdfAllowed = false,
   value,
@@ -88,7 +91,11 @@ export function CaptureField({
         await onFile(file, { originalName: file.name });
       } else {
         const { checkImage } = await import('../checks/check-image');
-        const result = await checkImage(file, { kind: checkKind, ...(otherSide ? { otherSide } : {}) });
+        const result = await checkImage(file, {
+          kind: checkKind,
+          ...(otherSide ? { otherSide } : {}),
+          ...(pdf417 ? { pdf417 } : {}),
+        });
         if (!result.ok) return setProblem(result.reason as ClientReason);
         await onFile(result.file, { originalName: file.name, phash: result.phash });
       }
