@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { request } from 'undici';
 import type { Db } from './db';
+import { redactUrl, type OutboundPolicy } from './outbound-url';
 
 export interface OutboxRow {
   id: number;
@@ -103,6 +105,8 @@ export class Outbox {
       retrySeconds: number[];
       timeoutMs: number;
       log: FastifyBaseLogger;
+      /** Where deliveries may go; checked again at every attempt. */
+      policy: OutboundPolicy;
       /** Default: the SQLite outbox table. */
       queue?: DeliveryQueue;
     },
@@ -203,7 +207,11 @@ export class Outbox {
   private async deliver(row: OutboxRow) {
     let error: string | null = null;
     try {
-      const response = await fetch(row.url, {
+      const verdict = await this.options.policy.check(row.url);
+      if (!verdict.ok) throw new Error(`refused by the outbound policy: ${verdict.reason}`);
+      // undici's own request: it does not follow redirects, and its connections resolve names
+      // through the policy, so the address checked is the address called.
+      const response = await request(row.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -211,10 +219,10 @@ export class Outbox {
         },
         body: row.body,
         signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.shutdown.signal]),
-        redirect: 'manual',
+        dispatcher: this.options.policy.dispatcher,
       });
-      await response.body?.cancel().catch(() => {});
-      if (response.status < 200 || response.status > 299) error = `HTTP ${response.status}`;
+      await response.body.dump().catch(() => {});
+      if (response.statusCode < 200 || response.statusCode > 299) error = `HTTP ${response.statusCode}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
@@ -229,12 +237,15 @@ export class Outbox {
     const wait = this.options.retrySeconds[attempts - 1];
     if (wait === undefined) {
       await this.queue.settle(row.id, { kind: 'failed', at: now, attempts, error });
-      this.options.log.warn({ outboxId: row.id, url: row.url, error }, 'webhook delivery abandoned');
+      this.options.log.warn(
+        { outboxId: row.id, url: redactUrl(row.url), error },
+        'webhook delivery abandoned',
+      );
       return;
     }
     await this.queue.settle(row.id, { kind: 'retry', nextAt: now + wait * 1000, attempts, error });
     this.options.log.info(
-      { outboxId: row.id, url: row.url, error, retryInSeconds: wait },
+      { outboxId: row.id, url: redactUrl(row.url), error, retryInSeconds: wait },
       'webhook delivery failed',
     );
   }
