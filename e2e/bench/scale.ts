@@ -15,7 +15,8 @@ import { freePort } from '../fixtures/free-port';
 import { mxCustomFieldsInputs } from '../fixtures/send-input-form';
 import { dropSchema, freshSchemaUrl, testDatabaseBase } from '../fixtures/test-database';
 import { startNode, stopNode, waitForHttp } from './lib/node-process';
-import { percentile } from './lib/percentile';
+import { median, percentile } from './lib/percentile';
+import { cpuMs } from './lib/proc-stats';
 
 const CONCURRENCY = Number(process.env.BENCH_CLIENTS ?? 20);
 const PER_CLIENT = Number(process.env.BENCH_SCALE_PER_CLIENT ?? 60);
@@ -94,8 +95,12 @@ async function send(client: Client) {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** CONCURRENCY clients, back to back, spread evenly over the instances; requests/s and latencies. */
-async function load(urls: string[], crossInstance: boolean, perClient: number) {
+/**
+ * CONCURRENCY clients, back to back, spread evenly over the instances; requests/s, latencies, and
+ * the CPU the BFFs and the service spent per request (less at the mercy of a busy machine than
+ * the wall clock).
+ */
+async function load(urls: string[], crossInstance: boolean, perClient: number, bffs: ChildProcess[]) {
   const clients = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => {
       const sendTo = urls[i % urls.length];
@@ -104,6 +109,11 @@ async function load(urls: string[], crossInstance: boolean, perClient: number) {
     }),
   );
   const latencies: number[] = [];
+  const cpuOf = () => ({
+    bff: bffs.reduce((sum, child) => sum + cpuMs(child.pid!), 0),
+    service: cpuMs(service.pid!),
+  });
+  const before = cpuOf();
   const started = process.hrtime.bigint();
   await Promise.all(
     clients.map(async (client) => {
@@ -111,13 +121,22 @@ async function load(urls: string[], crossInstance: boolean, perClient: number) {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { rps: latencies.length / seconds, latencies };
+  const after = cpuOf();
+  return {
+    rps: latencies.length / seconds,
+    latencies,
+    bffCpu: (after.bff - before.bff) / latencies.length,
+    serviceCpu: (after.service - before.service) / latencies.length,
+  };
 }
 
 interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** ms of CPU per request: all BFFs together, and the service. */
+  bffCpu: number;
+  serviceCpu: number;
 }
 
 async function measureStore(store: 'SQLite' | 'PostgreSQL'): Promise<{ one: Figures; two: Figures }> {
@@ -141,21 +160,27 @@ async function measureStore(store: 'SQLite' | 'PostgreSQL'): Promise<{ one: Figu
   try {
     await startBff(0);
     const rounds: { one: Figures[]; two: Figures[] } = { one: [], two: [] };
-    const figures = ({ rps, latencies }: { rps: number; latencies: number[] }): Figures => ({
-      rps,
+    const figures = ({ latencies, ...rest }: Awaited<ReturnType<typeof load>>): Figures => ({
+      ...rest,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
     });
     // Warm up (JIT, connections, the token), then alternate one and two instances round by round,
     // so that a load change on the machine weighs on both alike.
-    await load(urls, false, 10);
+    await load(urls, false, 10, bffs);
     await startBff(1);
-    await load(urls, store === 'PostgreSQL', 10);
+    await load(urls, store === 'PostgreSQL', 10, bffs);
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.one.push(figures(await load(urls.slice(0, 1), false, PER_CLIENT)));
-      rounds.two.push(figures(await load(urls, store === 'PostgreSQL', PER_CLIENT)));
+      rounds.one.push(figures(await load(urls.slice(0, 1), false, PER_CLIENT, bffs.slice(0, 1))));
+      rounds.two.push(figures(await load(urls, store === 'PostgreSQL', PER_CLIENT, bffs)));
     }
-    const best = (list: Figures[]) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+    // The best round's throughput and latency (the one least disturbed by the machine's other
+    // work), and the median CPU per request.
+    const best = (list: Figures[]) => ({
+      ...list.reduce((a, b) => (b.rps > a.rps ? b : a)),
+      bffCpu: median(list.map((f) => f.bffCpu)),
+      serviceCpu: median(list.map((f) => f.serviceCpu)),
+    });
     return { one: best(rounds.one), two: best(rounds.two) };
   } finally {
     await Promise.all(bffs.map(stopNode));
@@ -188,7 +213,8 @@ try {
       `${pinning ? '; BFF 1 on CPU 0, BFF 2 on CPU 1 (taskset), the service and the database anywhere' : '; no taskset: unpinned'}`,
   );
   const fmt = (f: Figures) =>
-    `${f.rps.toFixed(0).padStart(5)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms`;
+    `${f.rps.toFixed(0).padStart(5)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms` +
+    `   CPU per request: BFFs ${f.bffCpu.toFixed(2)} ms, service ${f.serviceCpu.toFixed(2)} ms`;
   for (const { store, one, two } of results) {
     console.log(`  ${store.padEnd(10)} 1 instance : ${fmt(one)}`);
     console.log(`  ${store.padEnd(10)} 2 instances: ${fmt(two)}`);

@@ -51,7 +51,8 @@ beforeAll(async () => {
     SERVICE_WEBHOOK_URL: `${a.url}/webhooks/verification`,
   });
   await service.start();
-});
+  // Three processes to start, on a machine that may be busy.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all([service?.stop(), a?.stop(), b?.stop()]);

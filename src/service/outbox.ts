@@ -169,7 +169,7 @@ export class Outbox {
     this.again.delete(url);
     void this.step(url)
       .catch((err: unknown) => {
-        if (!this.closed) this.options.log.warn({ err, url }, 'webhook delivery step failed');
+        if (!this.closed) this.options.log.warn({ err, url: redactUrl(url) }, 'webhook delivery step failed');
         this.schedule(url, 1000);
       })
       .finally(() => {

@@ -140,7 +140,8 @@ export class BffProcess {
       exited,
       eventually(
         async () => ((await fetch(`${this.url}/api/staff/me`)).status ? true : undefined),
-        30_000,
+        // Loading the BFF's TypeScript takes a while on a busy machine, two of them side by side longer.
+        90_000,
         'the BFF',
       ),
     ]);
