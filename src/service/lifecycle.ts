@@ -9,6 +9,7 @@ import {
 } from './context';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import { Timers } from './timers';
+import { makeVideoStills } from './video-stills';
 import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
 
 export const newId = () => randomBytes(12).toString('hex');
@@ -230,6 +231,11 @@ export class Lifecycle {
       let result: ProcessingResult;
       if (v.result) result = JSON.parse(v.result) as ProcessingResult;
       else {
+        const video = getInputs(this.ctx, v.id).find(
+          (i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video',
+        );
+        if (video) await makeVideoStills(this.ctx, v, video);
+        if (this.closed || !getVerification(this.ctx, id)) return;
         result = buildResult(plan, v, getInputs(this.ctx, v.id));
         this.touch(id, { result: JSON.stringify(result) });
       }

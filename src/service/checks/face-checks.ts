@@ -37,7 +37,8 @@ export async function documentFaces(path: string, facts: InputFacts): Promise<'n
 /** ffmpeg from FFMPEG_PATH or PATH; the service runs without it (then videos are not looked into). */
 const ffmpeg = () => process.env.FFMPEG_PATH || 'ffmpeg';
 
-async function extractFrames(path: string, dir: string, durationSeconds: number | undefined) {
+/** Frames spread over a video, as PNG files in dir (ffmpeg; throws when it is missing or fails). */
+export async function extractFrames(path: string, dir: string, durationSeconds: number | undefined) {
   const fps = durationSeconds && durationSeconds > 0 ? VIDEO_FRAMES / durationSeconds : 1;
   const args = [
     '-hide_banner',

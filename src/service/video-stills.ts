@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { extractFrames } from './checks/face-checks';
+import type { InputFacts } from './checks/types';
+import type { InputRow, ServiceContext, VerificationRow } from './context';
+
+const SPRITE_HEIGHT = 240;
+
+/**
+ * The liveness step's stills, as the hosted API gives them: a selfie frame of the video and a
+ * sprite of its sampled frames side by side, stored as media of the verification. Without ffmpeg
+ * (or with a video it cannot read) there are none, and their URLs are null.
+ */
+export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, video: InputRow) {
+  const facts = video.facts ? (JSON.parse(video.facts) as InputFacts) : {};
+  const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
+  if (facts.frames || !path) return;
+  const dir = await mkdtemp(join(tmpdir(), 'idv-stills-'));
+  try {
+    let frames: string[];
+    try {
+      frames = (await extractFrames(path, dir, facts.durationSeconds)).sort();
+    } catch (error) {
+      ctx.log.info({ err: error }, 'no stills taken of a liveness video');
+      return;
+    }
+    if (frames.length === 0) return;
+    const selfie = await sharp(frames[Math.floor(frames.length / 2)])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const tiles = await Promise.all(
+      frames.map((f) =>
+        sharp(f).resize({ height: SPRITE_HEIGHT }).png().toBuffer({ resolveWithObject: true }),
+      ),
+    );
+    const width = tiles.reduce((sum, t) => sum + t.info.width, 0);
+    let left = 0;
+    const sprite = await sharp({
+      create: { width, height: SPRITE_HEIGHT, channels: 3, background: '#000' },
+    })
+      .composite(
+        tiles.map((t) => {
+          const placed = { input: t.data, left, top: 0 };
+          left += t.info.width;
+          return placed;
+        }),
+      )
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const stored: string[] = [];
+    for (const bytes of [selfie, sprite]) {
+      const tmp = ctx.media.tmpPath();
+      await fs.promises.writeFile(tmp, bytes);
+      stored.push(await ctx.media.adopt(tmp));
+    }
+    const [selfieMedia, spriteMedia] = stored;
+    const now = Date.now();
+    const insert = ctx.db.prepare(
+      'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    ctx.db.transaction(() => {
+      insert.run(selfieMedia, v.identity, v.id, 'jpeg', selfie.length, now);
+      insert.run(spriteMedia, v.identity, v.id, 'jpeg', sprite.length, now);
+      ctx.db
+        .prepare('UPDATE inputs SET facts = ? WHERE verification_id = ? AND slot = ?')
+        .run(JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }), v.id, video.slot);
+    })();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
