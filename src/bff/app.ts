@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
+import { installReplyCompression } from './lib/compress-replies';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
 import { securityHeaders } from './lib/security-headers';
@@ -106,6 +107,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   };
 
   installErrorHandler(app);
+  installReplyCompression(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
