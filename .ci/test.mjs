@@ -29,7 +29,18 @@ const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'ut
 for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
-  ['format', ['prettier', '--check', 'src/**/*.{ts,tsx,css}', 'e2e/**/*.ts', 'build/**/*.ts', '*.{ts,js}', '.ci/*.mjs']],
+  [
+    'format',
+    [
+      'prettier',
+      '--check',
+      'src/**/*.{ts,tsx,css}',
+      'e2e/**/*.ts',
+      'build/**/*.ts',
+      '*.{ts,js}',
+      '.ci/*.mjs',
+    ],
+  ],
 ]) {
   console.log(`\n=== ${name}: npx ${args.join(' ')}`);
   const { status, stdout, stderr } = spawnSync('npx', args, { encoding: 'utf8', env: process.env });
