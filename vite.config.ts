@@ -1,10 +1,28 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget';
 import { precompress } from './build/precompress';
 
+// What each route's first screen loads besides the entry (lazy chunks): the build fails past 80 kB.
+const wizardStrings = 'src/features/wizard/locales/en.json';
+export const firstScreens: Record<string, ScreenModules> = {
+  '/': { always: ['src/features/wizard/routes/flow-list-page.tsx', wizardStrings] },
+  '/verify/:flowId': {
+    always: ['src/features/wizard/routes/wizard-page.tsx', wizardStrings],
+    // Steps come in a fixed order, an identity check's first: documents, biometrics, custom
+    // documents (the heaviest counts). Custom fields (react-hook-form + zod) and the bank step come
+    // after them; bench:client prints their weight.
+    oneOf: [
+      'src/features/wizard/components/document-step.tsx',
+      'src/features/wizard/components/biometric-step.tsx',
+      'src/features/wizard/components/custom-document-step.tsx',
+    ],
+  },
+};
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens })],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
   server: {
