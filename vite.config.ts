@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget';
-import { precompress } from './build/precompress';
+import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget.ts';
+import { precompress } from './build/precompress.ts';
 
 // What each route's first screen loads besides the entry (lazy chunks): the build fails past 80 kB.
 const wizardStrings = 'src/features/wizard/locales/en.json';

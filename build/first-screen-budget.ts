@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
-import type { Plugin } from 'vite';
+import type { Plugin, ResolvedConfig } from 'vite';
 
 /** What a screen loads beyond the entry: modules always loaded, and the heaviest of alternatives. */
 export interface ScreenModules {
@@ -105,6 +105,10 @@ export class BundleWeights {
   }
 }
 
+/** A build of another page than index.html (a test harness): not the SPA, no budget. */
+export const customInput = (config: ResolvedConfig) =>
+  !!(config.build.rolldownOptions?.input ?? config.build.rollupOptions?.input);
+
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 /**
@@ -116,13 +120,16 @@ export function firstScreenBudget(options: {
   screens: Record<string, ScreenModules>;
 }): Plugin {
   let root = process.cwd();
+  let spa = true;
   return {
     name: 'idv-first-screen-budget',
     apply: 'build',
     configResolved(config) {
       root = config.root;
+      spa = !customInput(config);
     },
     writeBundle(_output, bundle) {
+      if (!spa) return;
       const weights = new BundleWeights(bundle as unknown as Bundle, root);
       const over: string[] = [];
       for (const [route, screen] of Object.entries(options.screens)) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { customInput } from './first-screen-budget.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -55,14 +56,17 @@ export async function precompressDir(dir: string) {
 /** Vite plugin: precompresses the whole output folder once the build has written it. */
 export function precompress(): Plugin {
   let outDir = 'dist';
+  let spa = true;
   return {
     name: 'idv-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      spa = !customInput(config);
     },
     async closeBundle() {
-      await precompressDir(outDir);
+      // A test harness page is served by its own little server, uncompressed.
+      if (spa) await precompressDir(outDir);
     },
   };
 }
