@@ -32,6 +32,15 @@ const stepScreens = {
 } satisfies Record<WizardStep['kind'], { preload(): Promise<void> }>;
 
 function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardStep[]; state: WizardState }) {
+  const kinds = [...new Set(steps.map((s) => s.kind))].join(' ');
+  useEffect(() => {
+    // Once a step shows (its code has loaded): the flow's other screens, ready before they are needed.
+    const timer = setTimeout(() => {
+      for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
+      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen]) void screen.preload();
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [kinds]);
   const step = steps[state.stepIndex];
   const retakeInput =
     state.retake && planInputs(steps, state.captures).find((i) => i.id === state.retake?.inputId);
@@ -74,17 +83,6 @@ export default function WizardPage({ flowId }: { flowId: string }) {
   useEffect(() => {
     document.title = `${t('title')} · IDV Capture`;
   }, [t]);
-
-  const kinds = load.phase === 'ready' ? [...new Set(load.steps.map((s) => s.kind))].join(' ') : '';
-  useEffect(() => {
-    if (!kinds) return;
-    // After the first screen has shown: the flow's other screens, ready before they are needed.
-    const timer = setTimeout(() => {
-      for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
-      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen]) void screen.preload();
-    }, 500);
-    return () => clearTimeout(timer);
-  }, [kinds]);
 
   if (load.phase === 'loading') return <p aria-live="polite">{t('starting')}</p>;
   if (load.phase === 'error') {
