@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget.ts';
 import { precompress } from './build/precompress.ts';
+import { servers } from './build/servers.ts';
 
 // What each route's first screen loads besides the entry (lazy chunks): the build fails past 80 kB.
 const wizardStrings = 'src/features/wizard/locales/en.json';
@@ -22,7 +23,12 @@ export const firstScreens: Record<string, ScreenModules> = {
 };
 
 export default defineConfig({
-  plugins: [react(), precompress(), firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens })],
+  plugins: [
+    react(),
+    precompress(),
+    servers(),
+    firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens }),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
   server: {

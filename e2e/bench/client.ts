@@ -87,7 +87,8 @@ function printLazySteps(weights: BundleWeights) {
 async function startProduct(staticDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const servicePort = await freePort();
-  const child = startNode('src/start.ts', {
+  // As `npm start` runs it: the servers built beside the SPA (build/servers.ts).
+  const child = startNode(`${staticDir}-server/start.js`, {
     ...process.env,
     // Vite's build sets NODE_ENV=production in this process; the product runs on its dev defaults.
     NODE_ENV: 'development',

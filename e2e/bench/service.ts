@@ -9,7 +9,15 @@ import { noisePhoto } from '../fixtures/noise-photo';
 import { sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from '../fixtures/free-port';
-import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
+import {
+  buildBenchServers,
+  compareStartUp,
+  printStartUp,
+  sleep,
+  startNode,
+  stopNode,
+  waitForHttp,
+} from './lib/node-process';
 import { percentile } from './lib/percentile';
 import { rssPeakSampler } from './lib/proc-stats';
 
@@ -19,21 +27,22 @@ const requestsPerLevel = Number(process.env.BENCH_REQUESTS ?? 48);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-bench-service-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const child = startNode(
-  'src/service/main.ts',
-  {
-    ...process.env,
-    NODE_ENV: 'development',
-    SERVICE_PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SERVICE_WEBHOOK_URL: 'none',
-    PROCESSING_STEP_MS: '0',
-    UPLOAD_WAIT_SECONDS: '600',
-    LOG_LEVEL: 'warn',
-  },
-  'inherit',
-);
+const serviceEnv = {
+  ...process.env,
+  NODE_ENV: 'development',
+  SERVICE_PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SERVICE_WEBHOOK_URL: 'none',
+  PROCESSING_STEP_MS: '0',
+  UPLOAD_WAIT_SECONDS: '600',
+  LOG_LEVEL: 'warn',
+};
+// The service as `npm start` runs it: built (build/servers.ts); its start-up is timed against
+// the TypeScript sources through tsx, as it ran before.
+const built = await buildBenchServers();
+const startUp = await compareStartUp(built.service, 'src/service/main.ts', serviceEnv, `${url}/v2/flows`);
+const child = startNode(built.service, serviceEnv, 'inherit');
 
 const rss = rssPeakSampler(child.pid!, 20);
 const mbOfKb = (kb: number) => kb / 1024;
@@ -55,6 +64,7 @@ async function token() {
 try {
   const auth = { authorization: `Bearer ${await token()}` };
   await sleep(300);
+  printStartUp('service', startUp);
   console.log(`service RSS after start, idle: ${mbOfKb(rss.reset()).toFixed(0)} MB`);
   const [front, back, selfie] = await Promise.all([
     // Quality 80: each 2000×1500 document photo weighs about 2 MB.

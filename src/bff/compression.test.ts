@@ -20,6 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   rmSync(dist, { recursive: true, force: true });
+  rmSync(`${dist}-server`, { recursive: true, force: true });
 });
 
 const builtFiles = (dir: string): string[] =>

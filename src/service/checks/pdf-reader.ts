@@ -12,16 +12,19 @@ const TIME_LIMIT_MS = 20_000;
 // pdf.js's own memory, bounded apart from the service's (inflation bombs are refused before pdf.js parses).
 const WORKER_HEAP_MB = 512;
 
-const workerUrl = new URL('./pdf-worker.ts', import.meta.url);
-
 /**
- * The product runs its TypeScript through tsx, whose loader a worker thread does not inherit on
- * Node 20: the worker registers it before importing its entry point.
+ * Built (`npm start`), the worker is a bundle beside this one (build/servers.ts). From the
+ * TypeScript sources (tests, `npm run service`) it runs through tsx, whose loader a worker thread
+ * does not inherit on Node 20: the worker registers it before importing its entry point.
  */
 function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+  if (import.meta.url.endsWith('.js'))
+    return new Worker(new URL('./pdf-worker.js', import.meta.url), options);
+  const workerUrl = new URL('./pdf-worker.ts', import.meta.url);
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
     .then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  return new Worker(boot, { ...options, eval: true });
 }
 
 const idle: Worker[] = [];
