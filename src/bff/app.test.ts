@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bffErrorSchema, bffPaths } from '@/shared/bff-api';
+import { bffErrorSchema } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
 import { SqliteStore } from './store/sqlite-store';
@@ -81,7 +82,13 @@ describe('the BFF on its own', () => {
   });
 
   it('answers 503 upstream.unavailable without its service, and stays up', async () => {
-    const res = await fetch(`${url}${bffPaths.flows}`);
+    // The flows are the BFF's own configuration: they are served without the service.
+    expect((await fetch(`${url}${bffPaths.flows}`)).status).toBe(200);
+    const res = await fetch(`${url}${bffPaths.verifications}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ flowId: 'ar-national-id' }),
+    });
     expect(res.status).toBe(503);
     expect(bffErrorSchema.parse(await res.json())).toMatchObject({
       code: 'upstream.unavailable',

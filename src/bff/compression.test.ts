@@ -14,7 +14,18 @@ let stack: Stack;
 beforeAll(async () => {
   dist = mkdtempSync(path.join(tmpdir(), 'idv-bff-dist-'));
   const { build } = await import('vite');
-  await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+  // A production build, as `npm start` makes it (Vitest sets NODE_ENV=test, which Vite would keep).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: 'vite.config.ts',
+      logLevel: 'warn',
+      build: { outDir: dist, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   stack = await startStack({ bffEnv: { STATIC_DIR: dist } });
 }, 120_000);
 afterAll(async () => {

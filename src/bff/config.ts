@@ -28,6 +28,10 @@ export interface BffConfig {
   /** Trust X-Forwarded-* (behind a TLS-terminating proxy), so that cookies get Secure. */
   trustProxy: boolean;
   sseHeartbeatMs: number;
+  /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
+  flowsDir: string;
+  /** Last path segment of the service's credit-check routes. */
+  creditCheckSegment: string;
 }
 
 const number = (name: string, value: string | undefined, fallback: number) => {
@@ -35,6 +39,11 @@ const number = (name: string, value: string | undefined, fallback: number) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
   return n;
+};
+
+const segment = (value: string) => {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) throw new Error('CREDIT_CHECK_SEGMENT must be a path segment');
+  return value;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
@@ -72,5 +81,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    // The embedded service's own folder by default: the hosted API has no route that lists flows.
+    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
+    creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
   };
 }

@@ -1,7 +1,7 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import en from '@/app/locales/en.json';
-import es from '@/app/locales/es.json';
-import pt from '@/app/locales/pt.json';
+import en from '@/lib/locales/en.json';
+import es from '@/lib/locales/es.json';
+import pt from '@/lib/locales/pt.json';
 
 // The app's own translation layer: the small part of i18next it used (namespaces, nested keys,
 // {{name}} values, plurals by Intl.PluralRules, a default value, English as the fallback, bundles

@@ -1,12 +1,13 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
 import { documentSides, type Sides } from '@/shared/document-sides';
 import type { CustomDocument, DocumentStep, Flow, Merit } from '@/shared/flow';
-import type { InputDescriptor } from '@/shared/inputs';
+import type { FlowInput } from '@/shared/contract/service-api';
+import type { InputDescriptor } from '@/shared/contract/send-input';
 import { integrationError } from './errors';
 
 type MeritOf<T extends Merit['type']> = Extract<Merit, { type: T }>;
 
-/** One document of the flow with its group number (spec 4.1 rule 3: numbered across both merits). */
+/** One document of the flow with its group number (service spec 4.1 rule 3: numbered across both merits). */
 export type PlannedDocument =
   | { group: number; kind: 'document'; step: DocumentStep }
   | { group: number; kind: 'custom'; doc: CustomDocument };
@@ -162,9 +163,9 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
   }
 }
 
-/** What the verification-creation answer lists as the flow's inputs (contract 3). */
-export function plannedInputs(plan: FlowPlan) {
-  const inputs: { id: string; group?: number; status: 0 }[] = [];
+/** What the verification-creation answer lists as the flow's inputs (wire contract §3). */
+export function plannedInputs(plan: FlowPlan): FlowInput[] {
+  const inputs: FlowInput[] = [];
   for (const d of plan.documents.filter((x) => x.kind === 'document')) {
     inputs.push({ id: 'document-photo', group: d.group, status: 0 });
   }

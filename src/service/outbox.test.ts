@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { verificationEventSchema } from '@/shared/verification';
+import { verificationEventSchema } from '@/shared/contract/webhooks';
 import {
   createVerification,
   noiseImage,
@@ -9,7 +9,7 @@ import {
   tempDataDir,
   waitFor,
   type RunningService,
-} from './test-helpers';
+} from './testing/harness';
 
 const secret = 'test-webhook-secret';
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];

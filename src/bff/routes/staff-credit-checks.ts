@@ -1,17 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import { z } from 'zod';
+import { creditCheckRecordSchema, type CreditCheckRecord } from '@/shared/contract/bff-api';
 import {
   arCreditCheckFormSchema,
   brCreditCheckFormSchema,
   creditCheckAcceptedSchema,
-} from '@/shared/credit-check';
+} from '@/shared/contract/credit-check';
 import type { BffDeps } from '../deps';
 import { upstreamFailed } from '../errors';
 
 /** Credit checks started from the console; their results arrive on /webhooks/credit-check. */
-export function staffCreditCheckRoutes(app: FastifyInstance, { upstream, store, hub, publicUrl }: BffDeps) {
+export function staffCreditCheckRoutes(
+  app: FastifyInstance,
+  { upstream, store, hub, publicUrl, config }: BffDeps,
+) {
   const start = async (country: 'ar' | 'br', form: Record<string, unknown>, requestId: string) => {
-    const { body } = await upstream.json('POST', `/creditchecks/v1/${country}/credit-bureau`, {
+    const { body } = await upstream.json('POST', `/creditchecks/v1/${country}/${config.creditCheckSegment}`, {
       body: { ...form, callbackUrl: `${publicUrl()}/webhooks/credit-check` },
       requestId,
     });
@@ -32,15 +36,24 @@ export function staffCreditCheckRoutes(app: FastifyInstance, { upstream, store, 
     return stored;
   };
 
-  app.post('/api/staff/credit-checks/ar', async (request, reply) => {
-    const form = arCreditCheckFormSchema.parse(request.body);
-    return reply.code(201).send(await start('ar', form, request.id));
-  });
+  const created = { 201: creditCheckRecordSchema };
+  app.post(
+    '/api/staff/credit-checks/ar',
+    { schema: { body: arCreditCheckFormSchema, response: created } },
+    async (request, reply) =>
+      reply.code(201).send(await start('ar', request.body as Record<string, unknown>, request.id)),
+  );
 
-  app.post('/api/staff/credit-checks/br', async (request, reply) => {
-    const form = brCreditCheckFormSchema.parse(request.body);
-    return reply.code(201).send(await start('br', form, request.id));
-  });
+  app.post(
+    '/api/staff/credit-checks/br',
+    { schema: { body: brCreditCheckFormSchema, response: created } },
+    async (request, reply) =>
+      reply.code(201).send(await start('br', request.body as Record<string, unknown>, request.id)),
+  );
 
-  app.get('/api/staff/credit-checks', async () => store.listCreditChecks());
+  app.get(
+    '/api/staff/credit-checks',
+    { schema: { response: { 200: z.array(creditCheckRecordSchema) } } },
+    async () => store.listCreditChecks(),
+  );
 }

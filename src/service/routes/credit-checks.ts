@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { arCreditCheckSchema, brCreditCheckSchema } from '@/shared/credit-check';
+import {
+  arCreditCheckSchema,
+  brCreditCheckSchema,
+  creditCheckAcceptedSchema,
+} from '@/shared/contract/credit-check';
 import type { ServiceContext } from '../context';
 import { syntheticBureauResult } from '../credit-bureau';
 import { unprocessable } from '../errors';
@@ -8,7 +12,7 @@ import { newId } from '../lifecycle';
 
 const notJson = Symbol('not JSON');
 
-/** Credit checks (spec 4.3, 4.4, contract 8): accepted at once, the result is delivered to callbackUrl. */
+/** Credit checks (service spec 4.3, 4.4, wire contract §8): accepted at once, the result is delivered to callbackUrl. */
 export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   // A body that is not JSON is an invalid request like any other here: 422, not a parser's 400.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -50,10 +54,14 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
     ctx.outbox.resume();
     return { id, status: 'pending' as const };
   };
-  app.post('/creditchecks/v1/ar/credit-bureau', async (request, reply) =>
-    reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
-  );
-  app.post('/creditchecks/v1/br/credit-bureau', async (request, reply) =>
-    reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
-  );
+  // The hosted path ends in `credit-bureau`; CREDIT_CHECK_SEGMENTS adds others.
+  const schema = { response: { 202: creditCheckAcceptedSchema } };
+  for (const segment of ctx.config.creditCheckSegments) {
+    app.post(`/creditchecks/v1/ar/${segment}`, { schema }, async (request, reply) =>
+      reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
+    );
+    app.post(`/creditchecks/v1/br/${segment}`, { schema }, async (request, reply) =>
+      reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
+    );
+  }
 }

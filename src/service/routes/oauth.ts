@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { tokenSchema } from '@/shared/contract/service-api';
 import { checkClientCredentials, issueToken } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -32,7 +33,7 @@ class FailedAttempts {
   }
 }
 
-/** POST /oauth: client credentials → access token (contract 1). */
+/** POST /oauth: client credentials → access token (wire contract §1). */
 export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   const attempts = new FailedAttempts(ctx.config.oauthFailuresPerMinute);
   app.addContentTypeParser(
@@ -42,7 +43,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  app.post('/oauth', async (request, reply) => {
+  app.post('/oauth', { schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
     const wait = attempts.retryAfter(request.ip);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));

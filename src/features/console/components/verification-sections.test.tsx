@@ -4,6 +4,7 @@ import { addTranslations, setLanguage } from '@/lib/i18n';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import pt from '../locales/pt.json';
+import { verificationDataSchema } from '@/shared/contract/verification';
 import { toVerificationView } from '../lib/verification-view';
 import { CreditCheckCard } from './credit-check-card';
 import {
@@ -22,7 +23,10 @@ beforeAll(async () => {
 
 const render = (node: React.ReactNode) => renderToStaticMarkup(node);
 
-const data = {
+const data = verificationDataSchema.parse({
+  id: 'ver-1',
+  flow: { id: 'ar-national-id', name: 'Argentina' },
+  identity: { status: 'reviewNeeded' },
   steps: [
     { id: 'liveness', status: 200, data: { videoUrl: '/api/staff/media/v1' }, error: null },
     {
@@ -46,7 +50,7 @@ const data = {
       fields: {
         fullName: { value: 'Ana Pérez', label: 'Full name' },
         dateOfBirth: { value: '1990-05-01', format: 'date' },
-        expiryDate: { value: null },
+        expirationDate: { value: null },
       },
     },
   ],
@@ -59,7 +63,7 @@ const data = {
       identity: { name: 'Ana Pérez' },
     },
   },
-};
+});
 
 describe('verification sections', () => {
   const view = toVerificationView(data)!;
@@ -79,7 +83,7 @@ describe('verification sections', () => {
     expect(html).toContain('src="/api/staff/media/p1" alt="National ID card, photo 1 of 1"');
     expect(html).toContain('<dt>Full name</dt><dd>Ana Pérez</dd>');
     expect(html).toContain('<time dateTime="1990-05-01">May 1, 1990 (1990-05-01)</time>');
-    expect(html).toContain('<dt>Expiry date</dt><dd><span class="muted">unknown</span></dd>');
+    expect(html).toContain('<dt>Expiration date</dt><dd><span class="muted">unknown</span></dd>');
     expect(html).toContain('Failed: On a list (watchlists.match)');
   });
 
@@ -128,7 +132,13 @@ describe('verification sections', () => {
   });
 
   it('renders an empty verification without failing', () => {
-    const empty = toVerificationView({})!;
+    const empty = toVerificationView({
+      id: 'ver-2',
+      flow: { id: 'f', name: 'F' },
+      identity: { status: 'pending' },
+      steps: [],
+      documents: [],
+    })!;
     const html = render(
       <>
         <StepsSection steps={empty.steps} />

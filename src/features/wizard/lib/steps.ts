@@ -23,7 +23,7 @@ const meritRank = {
 
 /**
  * The flow's merits in the fixed order, one step per document. Groups follow the flow position:
- * the first document is 0 and custom documents continue the numbering (spec 2.3).
+ * the first document is 0 and custom documents continue the numbering (service spec 2.3).
  */
 export function buildSteps(flow: Pick<Flow, 'merits'>): WizardStep[] {
   const merits = [...flow.merits].sort((a, b) => meritRank[a.type] - meritRank[b.type]);
