@@ -14,6 +14,7 @@ export const serverEntries = {
   service: 'src/service/main.ts',
   bff: 'src/bff/main.ts',
   'pdf-worker': 'src/service/checks/pdf-worker.ts',
+  'image-worker': 'src/service/checks/image-worker.ts',
 };
 
 /** Where the servers of an SPA build go: beside it (`dist` → `dist-server`). */

@@ -12,6 +12,7 @@ import { freePort } from '../fixtures/free-port';
 import {
   buildBenchServers,
   compareStartUp,
+  loopMonitor,
   printStartUp,
   sleep,
   startNode,
@@ -42,7 +43,8 @@ const serviceEnv = {
 // the TypeScript sources through tsx, as it ran before.
 const built = await buildBenchServers();
 const startUp = await compareStartUp(built.service, 'src/service/main.ts', serviceEnv, `${url}/v2/flows`);
-const child = startNode(built.service, serviceEnv, 'inherit');
+const monitor = loopMonitor(path.join(dataDir, 'loop.json'));
+const child = startNode(built.service, { ...serviceEnv, ...monitor.env }, 'inherit', monitor.nodeOptions);
 
 const rss = rssPeakSampler(child.pid!, 20);
 const mbOfKb = (kb: number) => kb / 1024;
@@ -118,7 +120,8 @@ try {
   }
 
   await oneRequest(); // warm-up: sharp and the code paths load once
-  console.log('\nclients  requests  req/s   p50 ms   p99 ms   peak RSS MB');
+  await monitor.longestStall(child);
+  console.log('\nclients  requests  req/s   p50 ms   p99 ms   peak RSS MB   longest event-loop stall ms');
   for (const clients of levels) {
     rss.reset();
     const latencies: number[] = [];
@@ -134,7 +137,7 @@ try {
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}`,
+      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}   ${(await monitor.longestStall(child)).toFixed(0).padStart(27)}`,
     );
   }
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { buildServers } from '../../../build/servers';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,12 +22,17 @@ export async function buildBenchServers() {
  * runs it, or a TypeScript source through tsx (the way the product ran before it was built).
  * BENCH_PROFILE_DIR=<dir> writes a CPU profile of the process there, to see where the time goes.
  */
-export function startNode(entry: string, env: NodeJS.ProcessEnv, stdout: 'inherit' | 'ignore' = 'ignore') {
+export function startNode(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  stdout: 'inherit' | 'ignore' = 'ignore',
+  nodeOptions: string[] = [],
+) {
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
-  return spawn(process.execPath, [...profile, ...loader, entry], {
+  return spawn(process.execPath, [...profile, ...loader, ...nodeOptions, entry], {
     env,
     stdio: ['ignore', stdout, 'inherit'],
   });
@@ -95,4 +101,21 @@ export function printStartUp(name: string, times: { built: number; tsx: number }
   console.log(
     `${name} start-up to ready: built ${times.built.toFixed(0)} ms, through tsx (before) ${times.tsx.toFixed(0)} ms (${(times.tsx / times.built).toFixed(1)}× faster)`,
   );
+}
+
+/**
+ * Node options that preload the event-loop monitor (loop-monitor.mjs); `longestStall(child)` then
+ * answers the longest stall since the last call, in ms.
+ */
+export function loopMonitor(file: string) {
+  return {
+    nodeOptions: ['--import', new URL('./loop-monitor.mjs', import.meta.url).href],
+    env: { LOOP_MONITOR_FILE: file },
+    async longestStall(child: ChildProcess) {
+      rmSync(file, { force: true });
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(20);
+      return (JSON.parse(readFileSync(file, 'utf8')) as { maxMs: number }).maxMs;
+    },
+  };
 }
