@@ -95,7 +95,8 @@ describe('the BFF on its own', () => {
       type: 'SystemError',
     });
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+    // Plain http: no HSTS (it is sent over https only, see trust-proxy.test.ts).
+    expect(res.headers.get('strict-transport-security')).toBeNull();
     const health = await fetch(`${url}${bffPaths.health}`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable' });

@@ -15,6 +15,7 @@ import { BffHttpError, installErrorHandler } from './errors';
 import { installReplyCompression } from './lib/compress-replies';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { flowRoutes, loadFlowConfig } from './routes/flows';
@@ -28,12 +29,14 @@ import { requireStaff, staffSessionRoutes } from './routes/staff-session';
 import { staffVerificationRoutes } from './routes/staff-verifications';
 import { verificationRoutes } from './routes/verifications';
 import { webhookRoutes } from './routes/webhooks';
+import { PgEventBus } from './store/pg-event-bus';
+import { PgStore } from './store/pg-store';
 import { SqliteStore } from './store/sqlite-store';
 import type { BffStore } from './store/store';
 import { UpstreamClient } from './upstream/upstream-client';
 
 export interface BuildOptions {
-  /** Another store (a PostgreSQL one, say); default DATA_DIR/bff.sqlite. */
+  /** Another store; default PostgreSQL with DATABASE_URL, else DATA_DIR/bff.sqlite. */
   store?: BffStore;
   /** false silences the log (tests). */
   logger?: boolean;
@@ -84,7 +87,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    // A hop count as Fastify's function form (its types take no number): trust the n nearest hops.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Phones on slow networks take a while to send a few photos and a video.
     requestTimeout: 15 * 60_000,
     return503OnClosing: true,
@@ -92,9 +99,15 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     logController: new LogController({ disableRequestLogging: true }),
   });
 
-  const store = options.store ?? SqliteStore.inDataDir(config.dataDir);
+  const store =
+    options.store ??
+    (config.databaseUrl ? await PgStore.open(config.databaseUrl) : SqliteStore.inDataDir(config.dataDir));
   const upstream = options.upstream ?? new UpstreamClient(config);
-  const hub = new EventHub();
+  // On PostgreSQL the staff events go round LISTEN/NOTIFY, so that every instance's consoles get them.
+  const hub = new EventHub(
+    store instanceof PgStore ? new PgEventBus(store.pool, store.connectionString, app.log) : null,
+  );
+  await hub.start();
   const sync = new VerificationSync(store, upstream, hub, app.log);
   const deps: BffDeps = {
     config,
@@ -102,7 +115,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     upstream,
     hub,
     sync,
-    loginLimiter: new LoginLimiter(config.staffLoginMaxPerMinute),
+    loginLimiter: new LoginLimiter(store, config.staffLoginMaxPerMinute),
     flows: loadFlowConfig(config.flowsDir),
     publicUrl: () => {
       if (config.publicUrl) return config.publicUrl;
@@ -115,6 +128,20 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
 
   installErrorHandler(app);
   installReplyCompression(app);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) =>
+      url !== undefined &&
+      (url.startsWith('/webhooks/') || url === '/api/staff/login' || url === '/api/health'),
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new BffHttpError(503, {
+        code: 'server.busy',
+        type: 'SystemError',
+        message: 'Too many requests under way.',
+      }),
+  });
   // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),
   // and the same schemas make the OpenAPI document.
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -148,6 +175,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   app.addHook('onClose', async () => {
     await sync.idle();
     await upstream.close();
+    await hub.close();
     await store.close();
   });
 
@@ -157,8 +185,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     // Hashed assets and media are same-origin; nothing is meant for other sites.
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
+  // HSTS only means something over https (browsers ignore it on http, and a plain-http
+  // deployment behind no proxy must not claim it).
+  const { 'strict-transport-security': hsts, ...plainHeaders } = headers;
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
+    // Staff answers carry personal data: never kept by the browser or a shared cache.
+    if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
@@ -167,7 +200,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
-    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/staff/events'),
+    // Health probes are not users: a load balancer polling under load must not be told 429.
+    allowList: (request) =>
+      !request.url.startsWith('/api/') ||
+      request.url.startsWith('/api/staff/events') ||
+      request.url.split('?')[0] === '/api/health',
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',

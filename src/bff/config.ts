@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
 
@@ -15,6 +16,8 @@ export interface BffConfig {
   /** Key of the signed session cookies. */
   sessionSecret: string;
   dataDir: string;
+  /** PostgreSQL (shared by every instance); null = SQLite in dataDir (one instance). */
+  databaseUrl: string | null;
   /** The built SPA; null serves the API only. */
   staticDir: string | null;
   /** This BFF's public base URL, for callback URLs; null = derived from the listening address. */
@@ -25,13 +28,51 @@ export interface BffConfig {
   /** Staff login attempts per IP and minute (a successful login resets the count). */
   staffLoginMaxPerMinute: number;
   logLevel: string;
-  /** Trust X-Forwarded-* (behind a TLS-terminating proxy), so that cookies get Secure. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe (behind a TLS-terminating proxy, so that cookies get
+   * Secure and client addresses are right): false, a hop count, or the proxies' addresses/CIDRs.
+   */
+  trustProxy: TrustProxy;
   sseHeartbeatMs: number;
+  /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
   /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
   flowsDir: string;
   /** Last path segment of the service's credit-check routes. */
   creditCheckSegment: string;
+}
+
+/** Fastify's `trustProxy` forms that name what is trusted; never `true` (every hop). */
+export type TrustProxy = false | number | string[];
+
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: empty/`false`/`0` → off; a whole number → that many proxy hops in front of the
+ * BFF; `true` → 1 hop (one proxy, never "every address in the header"); otherwise a
+ * comma-separated list of proxy addresses or CIDRs (or `loopback`, `linklocal`, `uniquelocal`).
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const validBits =
+      bits === undefined ||
+      (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && isIP(bits) === 4);
+    if (!proxyNames.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new Error(`TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, not "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 const number = (name: string, value: string | undefined, fallback: number) => {
@@ -69,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A per-start secret only logs everybody out on restart, which is fine in development.
     sessionSecret: env.SESSION_SECRET || randomBytes(32).toString('base64url'),
     dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || null,
     staticDir: env.STATIC_DIR === 'none' ? null : path.resolve(env.STATIC_DIR || 'dist'),
     publicUrl: env.PUBLIC_BFF_URL
       ? env.PUBLIC_BFF_URL.replace(/\/+$/, '')
@@ -79,8 +121,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitWindowMs: number('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
     staffLoginMaxPerMinute: number('STAFF_LOGIN_MAX_PER_MINUTE', env.STAFF_LOGIN_MAX_PER_MINUTE, 5),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),

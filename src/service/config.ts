@@ -6,6 +6,8 @@ export interface ServiceConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL for the webhook outbox; null = the outbox stays in SQLite with the rest. */
+  databaseUrl: string | null;
   clientId: string;
   clientSecret: string;
   webhookSecret: string;
@@ -31,6 +33,16 @@ export interface ServiceConfig {
   extensions: boolean;
   /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
   creditCheckSegments: string[];
+  /**
+   * Origins or addresses/CIDRs that webhooks and callbacks may reach although they are loopback or
+   * private (outbound-url.ts); the webhook URL's origin is always among them.
+   */
+  outboundAllowed: string[];
+  /** `/oauth` (the one route without a token): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -60,17 +72,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = env.HOST || devDefaults.HOST;
   const port = positiveNumber('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
   const bffPort = positiveNumber('PORT', env.PORT, devDefaults.PORT);
+  const webhookUrl =
+    env.SERVICE_WEBHOOK_URL === 'none'
+      ? null
+      : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`;
   return {
     host,
     port,
     dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || null,
     clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
     clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
     webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
-    webhookUrl:
-      env.SERVICE_WEBHOOK_URL === 'none'
-        ? null
-        : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`,
+    webhookUrl,
     uploadWaitSeconds: positiveNumber(
       'UPLOAD_WAIT_SECONDS',
       env.UPLOAD_WAIT_SECONDS,
@@ -88,5 +102,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     creditCheckSegments: [
       ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
     ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),
+    openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
+    outboundAllowed: [
+      ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
+      ...(env.OUTBOUND_ALLOWED ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ],
   };
 }

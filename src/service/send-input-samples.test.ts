@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '@/shared/error-codes';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
+import { planFlow } from '@/shared/flow-plan';
 import { createVerification, sendInput, startService, type RunningService } from './testing/harness';
 import { loadSamples, sample, type SampleEntry } from '../../e2e/fixtures/samples';
 import type { UploadPart } from '../../e2e/fixtures/send-input-form';

@@ -43,6 +43,8 @@ export async function startService(
     SERVICE_WEBHOOK_URL: 'none',
     PROCESSING_STEP_MS: '0',
     WEBHOOK_RETRY_SECONDS: '0.2,0.2',
+    // The tests' webhook receivers listen on loopback, which the outbound policy refuses by default.
+    OUTBOUND_ALLOWED: '127.0.0.1/32',
     ...env,
   });
   const app = buildServiceApp(config);
