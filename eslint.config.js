@@ -73,7 +73,7 @@ const boundaries = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'public'] },
+  { ignores: ['dist', 'dist-server', 'node_modules', 'data', 'test-results', 'playwright-report', 'public'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -35,8 +35,9 @@ export default defineConfig({
   },
   webServer: {
     // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
-    // `npm start` with its own build folder, so that parallel runs on other ports do not share dist/.
-    command: `npx vite build --outDir test-results/dist-${port} --emptyOutDir && node --import tsx src/start.ts`,
+    // `npm start` with its own build folders (the SPA, and the servers beside it in …-server), so
+    // that parallel runs on other ports do not share dist/.
+    command: `npx vite build --outDir test-results/dist-${port} --emptyOutDir && node test-results/dist-${port}-server/start.js`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

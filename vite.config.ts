@@ -5,6 +5,26 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget.ts';
+import { precompress } from './build/precompress.ts';
+import { servers } from './build/servers.ts';
+
+// What each route's first screen loads besides the entry (lazy chunks): the build fails past 80 kB.
+const wizardStrings = 'src/features/wizard/locales/en.json';
+export const firstScreens: Record<string, ScreenModules> = {
+  '/': { always: ['src/features/wizard/routes/flow-list-page.tsx', wizardStrings] },
+  '/verify/:flowId': {
+    always: ['src/features/wizard/routes/wizard-page.tsx', wizardStrings],
+    // Steps come in a fixed order, an identity check's first: documents, biometrics, custom
+    // documents (the heaviest counts). Custom fields (react-hook-form + zod) and the bank step come
+    // after them; bench:client prints their weight.
+    oneOf: [
+      'src/features/wizard/components/document-step.tsx',
+      'src/features/wizard/components/biometric-step.tsx',
+      'src/features/wizard/components/custom-document-step.tsx',
+    ],
+  },
+};
 
 /**
  * The face models and TensorFlow.js wasm files the wizard's selfie check loads at run time, served
@@ -50,7 +70,13 @@ function faceAssets(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), faceAssets()],
+  plugins: [
+    react(),
+    faceAssets(),
+    precompress(),
+    servers(),
+    firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens }),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1600 },
   server: {

@@ -2,6 +2,7 @@
 // processes that talk over HTTP exactly as they would in production.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { assertNoDevSecretsInProduction, devDefaults } from './shared/dev-defaults';
 
 const env = { ...process.env };
@@ -26,9 +27,20 @@ const embedded = !env.UPSTREAM_URL;
 env.UPSTREAM_URL ??= `http://${env.HOST}:${env.SERVICE_PORT}`;
 env.SERVICE_WEBHOOK_URL ??= `http://${env.HOST}:${env.PORT}/webhooks/verification`;
 
+// Built (`npm start`: dist-server/start.js), the servers are the bundles beside this one; from the
+// TypeScript sources they run through tsx.
+const built = import.meta.url.endsWith('.js');
+const entries = built
+  ? {
+      service: fileURLToPath(new URL('./service.js', import.meta.url)),
+      bff: fileURLToPath(new URL('./bff.js', import.meta.url)),
+    }
+  : { service: 'src/service/main.ts', bff: 'src/bff/main.ts' };
+const nodeOptions = built ? ['--enable-source-maps'] : ['--import', 'tsx'];
+
 const children: ChildProcess[] = [];
-const start = (name: string, entry: string) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: 'inherit' });
+const start = (name: keyof typeof entries) => {
+  const child = spawn(process.execPath, [...nodeOptions, entries[name]], { env, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${signal ?? code}); stopping`);
@@ -50,7 +62,7 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop());
 process.on('SIGTERM', () => stop());
 
-if (embedded) start('service', 'src/service/main.ts');
-start('bff', 'src/bff/main.ts');
+if (embedded) start('service');
+start('bff');
 if (printed.length) console.log(`development settings (set them to override):\n  ${printed.join('\n  ')}`);
 console.log(`IDV Capture: http://${env.HOST}:${env.PORT}/  (staff console: /console)`);

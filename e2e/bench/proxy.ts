@@ -13,7 +13,15 @@ import { Agent, request } from 'undici';
 import { devDefaults } from '@/shared/dev-defaults';
 import { freePort } from '../fixtures/free-port';
 import { mxCustomFieldsInputs } from '../fixtures/send-input-form';
-import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
+import {
+  buildBenchServers,
+  compareStartUp,
+  printStartUp,
+  sleep,
+  startNode,
+  stopNode,
+  waitForHttp,
+} from './lib/node-process';
 import { median, percentile } from './lib/percentile';
 import { cpuMs, rssPeakSampler } from './lib/proc-stats';
 
@@ -48,9 +56,20 @@ const env = {
   RATE_LIMIT_MAX: '1000000',
 };
 
+// Both as `npm start` runs them: built (build/servers.ts). Their start-up is timed first, against
+// the TypeScript sources through tsx (as they ran before); the BFF's with the service up.
+const built = await buildBenchServers();
+const serviceStartUp = await compareStartUp(
+  built.service,
+  'src/service/main.ts',
+  env,
+  `${serviceUrl}/v2/flows`,
+);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each process there, to see where the time goes.
-const service = startNode('src/service/main.ts', env);
-const bff = startNode('src/bff/main.ts', env);
+const service = startNode(built.service, env);
+await waitForHttp(`${serviceUrl}/v2/flows`, service);
+const bffStartUp = await compareStartUp(built.bff, 'src/bff/main.ts', env, `${bffUrl}/api/health`);
+const bff = startNode(built.bff, env);
 async function stopAll() {
   await Promise.all([service, bff].map(stopNode));
   await dispatcher.close();
@@ -332,6 +351,8 @@ try {
       `think time ${THINK_MS} ms; ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)})`,
   );
   if (placements.length === 1) console.log('  (taskset or a second CPU is missing: one placement only)');
+  printStartUp('  service', serviceStartUp);
+  printStartUp('  BFF', bffStartUp);
   for (const { placement, measured } of results) report(placement, big, small, measured);
 } finally {
   await stopAll();

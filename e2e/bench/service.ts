@@ -10,7 +10,16 @@ import { noisePhoto } from '../fixtures/noise-photo';
 import { sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from '../fixtures/free-port';
-import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
+import {
+  buildBenchServers,
+  compareStartUp,
+  loopMonitor,
+  printStartUp,
+  sleep,
+  startNode,
+  stopNode,
+  waitForHttp,
+} from './lib/node-process';
 import { percentile } from './lib/percentile';
 import { rssPeakSampler } from './lib/proc-stats';
 
@@ -20,21 +29,23 @@ const requestsPerLevel = Number(process.env.BENCH_REQUESTS ?? 48);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-bench-service-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const child = startNode(
-  'src/service/main.ts',
-  {
-    ...process.env,
-    NODE_ENV: 'development',
-    SERVICE_PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SERVICE_WEBHOOK_URL: 'none',
-    PROCESSING_STEP_MS: '0',
-    UPLOAD_WAIT_SECONDS: '600',
-    LOG_LEVEL: 'warn',
-  },
-  'inherit',
-);
+const serviceEnv = {
+  ...process.env,
+  NODE_ENV: 'development',
+  SERVICE_PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SERVICE_WEBHOOK_URL: 'none',
+  PROCESSING_STEP_MS: '0',
+  UPLOAD_WAIT_SECONDS: '600',
+  LOG_LEVEL: 'warn',
+};
+// The service as `npm start` runs it: built (build/servers.ts); its start-up is timed against
+// the TypeScript sources through tsx, as it ran before.
+const built = await buildBenchServers();
+const startUp = await compareStartUp(built.service, 'src/service/main.ts', serviceEnv, `${url}/v2/flows`);
+const monitor = loopMonitor(path.join(dataDir, 'loop.json'));
+const child = startNode(built.service, { ...serviceEnv, ...monitor.env }, 'inherit', monitor.nodeOptions);
 
 const rss = rssPeakSampler(child.pid!, 20);
 const mbOfKb = (kb: number) => kb / 1024;
@@ -56,6 +67,7 @@ async function token() {
 try {
   const auth = { authorization: `Bearer ${await token()}` };
   await sleep(300);
+  printStartUp('service', startUp);
   console.log(`service RSS after start, idle: ${mbOfKb(rss.reset()).toFixed(0)} MB`);
   const [front, back, selfie] = await Promise.all([
     // Quality 80: each 2000×1500 document photo weighs about 2 MB.
@@ -110,7 +122,8 @@ try {
   }
 
   await oneRequest(); // warm-up: sharp and the code paths load once
-  console.log('\nclients  requests  req/s   p50 ms   p99 ms   peak RSS MB');
+  await monitor.longestStall(child);
+  console.log('\nclients  requests  req/s   p50 ms   p99 ms   peak RSS MB   longest event-loop stall ms');
   for (const clients of levels) {
     rss.reset();
     const latencies: number[] = [];
@@ -126,7 +139,7 @@ try {
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}`,
+      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}   ${(await monitor.longestStall(child)).toFixed(0).padStart(27)}`,
     );
   }
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { Link } from '@/lib/link';
 import { matchPath, useLocation } from '@/lib/router';
 import { LanguageSwitcher } from './components/language-switcher';

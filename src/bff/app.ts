@@ -12,6 +12,7 @@ import {
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
+import { installReplyCompression } from './lib/compress-replies';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
 import { guardOpenRoutes } from './lib/open-route-guard';
@@ -126,6 +127,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   };
 
   installErrorHandler(app);
+  installReplyCompression(app);
   app.server.headersTimeout = config.headersTimeoutMs;
   guardOpenRoutes(app, {
     isOpen: (url) =>

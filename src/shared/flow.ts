@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { meritOrder } from './merit-order';
 
 /** ISO 3166-1 alpha-2, upper case. */
 export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'a 2-letter ISO country code');
@@ -63,14 +64,7 @@ export const meritSchema = z.discriminatedUnion('type', [
 export type Merit = z.infer<typeof meritSchema>;
 export type MeritType = Merit['type'];
 
-/** The fixed order of merits in every flow (service spec 4.1 rule 2, wire contract §2). */
-export const meritOrder: readonly MeritType[] = [
-  'document-verification',
-  'biometric-verification',
-  'custom-document',
-  'custom-fields',
-  'bank-account-data',
-];
+export { meritOrder };
 
 export const flowSchema = z
   .object({

@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { languages, setLanguage, type Language } from '@/lib/i18n';
+import { useTranslation, languages, setLanguage, type Language } from '@/lib/i18n';
 
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();

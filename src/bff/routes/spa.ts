@@ -15,6 +15,9 @@ export async function spaRoutes(app: FastifyInstance, { config }: BffDeps) {
     await app.register(fastifyStatic, {
       root,
       index: ['index.html'],
+      // The build writes .br and .gz beside each file (build/precompress.ts); the one the
+      // browser accepts is sent as it is, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders: (reply, file) => {
         // Vite's hashed assets never change; index.html must be fetched fresh to find them.
         if (file.includes(`${path.sep}assets${path.sep}`))

@@ -24,3 +24,20 @@ export async function readPdf417(image: Uint8Array): Promise<Pdf417Read> {
   const hit = results.find((r) => r.format === 'PDF417');
   return hit ? { found: true, valid: hit.isValid, text: hit.text } : { found: false };
 }
+
+/** Looks for a PDF417 symbol in decoded RGBA pixels (inspectImage's one decode). */
+export async function readPdf417Pixels(image: {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}): Promise<Pdf417Read> {
+  await prepare();
+  const results = await readBarcodes(
+    { data: image.data, width: image.width, height: image.height } as unknown as Parameters<
+      typeof readBarcodes
+    >[0],
+    { formats: ['PDF417'], tryHarder: true, maxNumberOfSymbols: 1 },
+  );
+  const hit = results.find((r) => r.format === 'PDF417');
+  return hit ? { found: true, valid: hit.isValid, text: hit.text } : { found: false };
+}

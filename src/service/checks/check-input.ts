@@ -2,12 +2,13 @@ import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
-import { readPdf417 } from './barcode';
+import type { Pdf417Read } from './barcode';
 import { claimMismatch, typeOfDocumentCode } from './document-claim';
 import { documentFaces, selfieFaces, videoFaces } from './face-checks';
 import { readMrz } from './mrz';
 import { parseStatement } from './bank-statement';
-import { barcodeImage, measureImage, readImageHeader } from './image';
+import { readImageHeader } from './image';
+import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
 import { readPdf } from './pdf-reader';
@@ -127,6 +128,8 @@ interface PhotoCheck {
   /** Code for a photo with a side under MIN_IMAGE_SIDE. */
   small: ErrorCode;
   family: (code: ErrorCode) => boolean;
+  /** Read a PDF417 symbol from the same decode. */
+  pdf417?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
 }
@@ -140,7 +143,7 @@ async function checkPhoto(
   file: StoredFile,
   facts: InputFacts,
   photo: PhotoCheck,
-): Promise<{ outcome: CheckOutcome } | { metrics: ImageMetrics }> {
+): Promise<{ outcome: CheckOutcome } | { metrics: ImageMetrics; pdf417?: Pdf417Read }> {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };
   }
@@ -161,14 +164,15 @@ async function checkPhoto(
   const markers = mergeMarkers(header.markers, await scanFileMarkers(file.path));
   const scenario = applyMarkers(markers, photo.family, facts);
 
-  const measured = await measureImage(file.path);
+  // One bounded decode in a worker thread feeds the metrics and, when asked, the barcode reader.
+  const measured = await inspectImageInPool({ path: file.path, pdf417: photo.pdf417 });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
   facts.phash = metrics.phash;
   facts.grayscale = metrics.grayscale;
   facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
   if (scenario) return { outcome: markerOutcome(scenario, facts) };
-  return { metrics };
+  return { metrics, pdf417: measured.pdf417 };
 }
 
 /** Page count and markers of an opened PDF; the marker's outcome when it carries an accepted code. */
@@ -189,7 +193,13 @@ async function pdfMarkerOutcome(
 
 export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
+    // PDF417 sits on the back of two-sided cards. The Argentine DNI's front is read too (newer
+    // cards print the code there), but only a back without a code is refused: see README.md.
+    const wantsPdf417 = ctx.requires.includes('pdf417');
+    const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
+    const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || readsFront);
     const photo = await checkPhoto(file, facts, {
+      pdf417: readsPdf417,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -204,13 +214,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       return fail('documentPhoto.similarImages', 'both sides show the same picture', facts);
     }
 
-    // PDF417 sits on the back of two-sided cards. The Argentine DNI's front is read too (newer
-    // cards print the code there), but only a back without a code is refused: see README.md.
-    const wantsPdf417 = ctx.requires.includes('pdf417');
-    const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
-    if (wantsPdf417 && (ctx.page === 'back' || readsFront)) {
-      const png = await barcodeImage(file.path);
-      const read = png ? await readPdf417(png) : { found: false as const };
+    if (readsPdf417) {
+      const read = photo.pdf417 ?? { found: false as const };
       facts.pdf417 = read.found;
       if (!read.found && ctx.page === 'back') {
         return fail('documentPhoto.noPdf417', 'no PDF417 barcode was found on the back', facts);

@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FaceJob } from './face-worker';
+import { startWorkerThread } from './worker-thread';
 import type { FaceReading } from './faces';
 
 /**
@@ -8,7 +9,6 @@ import type { FaceReading } from './faces';
  * worker keeps the models loaded; an image that takes longer than the limit ends it.
  */
 const TIME_LIMIT_MS = 60_000;
-const workerUrl = new URL('./face-worker.ts', import.meta.url);
 
 let worker: Worker | undefined;
 let nextId = 1;
@@ -17,11 +17,8 @@ const pending = new Map<
   { resolve: (r: FaceReading) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
 >();
 
-/** As pdf-reader.ts: the worker registers tsx's loader before importing its entry point. */
 function startWorker(): Worker {
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  const w = new Worker(boot, { eval: true });
+  const w = startWorkerThread('face-worker');
   w.unref();
   const failAll = (reason: string) => {
     if (worker === w) worker = undefined;

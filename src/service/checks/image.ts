@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { imageMetrics, type ImageMetrics } from '@/shared/image-metrics';
+import { readPdf417Pixels, type Pdf417Read } from './barcode';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 
@@ -47,33 +48,42 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
   };
 }
 
-export type DecodedImage = { ok: true; metrics: ImageMetrics } | { ok: false; reason: string };
+/**
+ * Long side of the one decode when no barcode is read: the metrics box-filter to 512 anyway, and a
+ * JPEG this much smaller than the photo is decoded at 1/2, 1/4 or 1/8 scale by libjpeg itself
+ * (shrink-on-load), at a fraction of a full decode's cost.
+ */
+export const METRICS_LONG_SIDE = 1024;
 
-/** Decodes the pixels (bounded, EXIF-rotated) and measures them with the shared metrics. */
-export async function measureImage(path: string): Promise<DecodedImage> {
+export interface ImageJob {
+  path: string;
+  /** Read a PDF417 symbol too (from the same decode, at DECODE_LONG_SIDE). */
+  pdf417?: boolean;
+}
+export type InspectedImage =
+  { ok: true; metrics: ImageMetrics; pdf417?: Pdf417Read } | { ok: false; reason: string };
+
+/**
+ * Decodes the image once (EXIF-rotated, bounded: shrunk on load to METRICS_LONG_SIDE, or to
+ * DECODE_LONG_SIDE when a barcode is read), then feeds every metric and the barcode reader from
+ * those pixels. Run in a worker thread (image-pool.ts).
+ */
+export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {}): Promise<InspectedImage> {
+  const longSide = job.pdf417 ? DECODE_LONG_SIDE : METRICS_LONG_SIDE;
+  let pixels: { data: Buffer; width: number; height: number; channels: number };
   try {
     const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
       .rotate()
-      .resize({ width: DECODE_LONG_SIDE, height: DECODE_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+      .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
+      .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const metrics = imageMetrics({ data, width: info.width, height: info.height, channels: info.channels });
-    return { ok: true, metrics };
+    pixels = { data, width: info.width, height: info.height, channels: info.channels };
   } catch {
     return { ok: false, reason: 'the image pixels cannot be decoded' };
   }
-}
-
-/** A bounded PNG of the image for the barcode reader (zxing decodes it itself). */
-export async function barcodeImage(path: string, longSide = 2000): Promise<Uint8Array | null> {
-  try {
-    return await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
-      .rotate()
-      .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
-      .greyscale()
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-  } catch {
-    return null;
-  }
+  const metrics = imageMetrics(pixels);
+  if (!job.pdf417) return { ok: true, metrics };
+  const pdf417 = await readPdf417Pixels(pixels).catch((): Pdf417Read => ({ found: false }));
+  return { ok: true, metrics, pdf417 };
 }

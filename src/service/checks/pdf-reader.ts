@@ -25,8 +25,11 @@ const KEEP_BELOW_MB = 384;
 const WATCH_EVERY_MS = 10;
 const HEAP_MB = 192;
 
-const entry = fileURLToPath(new URL('./pdf-worker.ts', import.meta.url));
-const tsxLoader = import.meta.resolve('tsx');
+// Built (`npm start`), the reading process is a bundle beside the service's (build/servers.ts);
+// from the TypeScript sources (tests, `npm run service`) it runs through tsx.
+const built = import.meta.url.endsWith('.js');
+const entry = fileURLToPath(new URL(built ? './pdf-worker.js' : './pdf-worker.ts', import.meta.url));
+const loader = built ? ['--enable-source-maps'] : ['--import', import.meta.resolve('tsx')];
 
 /** Resident memory of a process in MB, from /proc (0 where /proc cannot be read). */
 export function residentMb(pid: number | undefined): number {
@@ -46,7 +49,7 @@ const START_LIMIT_MS = 120_000;
 
 function startWorker(): Reader {
   const worker: Reader = fork(entry, [], {
-    execArgv: ['--import', tsxLoader, `--max-old-space-size=${HEAP_MB}`],
+    execArgv: [...loader, `--max-old-space-size=${HEAP_MB}`],
     // Dates in the PDF facts survive the trip.
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],

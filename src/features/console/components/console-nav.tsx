@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { useLogout } from '../hooks/use-session';
 import type { StreamState } from '../hooks/use-staff-events';
 import { ConsoleLink } from './console-link';

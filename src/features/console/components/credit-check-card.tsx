@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { formatDateTime } from '../lib/format';
 import { KeyValueList } from './value-view';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { Flow, Merit } from '@/shared/flow';
 import { countryName, humanizeKey } from '../lib/format';
 import { DataTable } from './data-table';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { navigate } from '@/lib/router';
 import { reviewDecisions, type IdentityStatus } from '@/shared/contract/verification';
 import { useDecideVerification, useDeleteVerification } from '../hooks/use-console-data';

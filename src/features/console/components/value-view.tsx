@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { columnsOf, formatDateTime, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
 import { DataTable } from './data-table';
 

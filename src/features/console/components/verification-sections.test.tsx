@@ -1,9 +1,9 @@
-import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { addTranslations, setLanguage } from '@/lib/i18n';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import pt from '../locales/pt.json';
 import { verificationDataSchema } from '@/shared/contract/verification';
 import { toVerificationView } from '../lib/verification-view';
 import { CreditCheckCard } from './credit-check-card';
@@ -16,20 +16,12 @@ import {
 } from './verification-sections';
 import { KeyValueList } from './value-view';
 
-const i18n = i18next.createInstance();
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    ns: ['console'],
-    defaultNS: 'console',
-    resources: { en: { console: en }, es: { console: es } },
-    interpolation: { escapeValue: false },
-  });
+  addTranslations('console', { en, es, pt });
+  await setLanguage('en');
 });
 
-const render = (node: React.ReactNode) =>
-  renderToStaticMarkup(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
+const render = (node: React.ReactNode) => renderToStaticMarkup(node);
 
 const data = verificationDataSchema.parse({
   id: 'ver-1',
@@ -187,9 +179,9 @@ describe('verification sections', () => {
     expect(failed).toContain('Error: Bureau unreachable');
     const folded = render(<CreditCheckCard record={record} folded />);
     expect(folded).toContain('<details class="result"><summary>Result</summary>');
-    await i18n.changeLanguage('es');
+    await setLanguage('es');
     expect(render(<CreditCheckCard record={record} />)).toContain('Brasil: CPF');
-    await i18n.changeLanguage('en');
+    await setLanguage('en');
   });
 });
 

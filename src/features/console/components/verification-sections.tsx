@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { StoredEvent } from '@/shared/contract/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';

@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientContext, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
-import { addTranslations } from '@/lib/i18n';
+import { useTranslation, addTranslations } from '@/lib/i18n';
 import { matchPath, useLocation } from '@/lib/router';
 import { consoleKeys } from '../api/staff-api';
 import { ConsoleNav, sectionLabels, type Section } from '../components/console-nav';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { CreditCheckCard } from '../components/credit-check-card';
 import { ArCreditCheckForm, BrCreditCheckForm } from '../components/credit-check-forms';
 import { LoadError, Loading } from '../components/query-state';

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { Flow, FlowSummary } from '@/shared/flow';
 import { ConsoleLink } from '../components/console-link';
 import { FlowMerits } from '../components/flow-merits';

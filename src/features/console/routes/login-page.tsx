@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { useLogin } from '../hooks/use-session';

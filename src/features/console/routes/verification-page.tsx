@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
 import { ReviewActions } from '../components/review-actions';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { navigate } from '@/lib/router';
 import { identityStatuses } from '@/shared/contract/verification';
 import { ConsoleLink } from '../components/console-link';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useMediaStream } from './use-media-stream';

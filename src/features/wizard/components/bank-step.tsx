@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { BankCapture } from '../lib/wizard-model';
 import { CaptureField } from './capture-field';
 import { CountryChoice } from './country-choice';

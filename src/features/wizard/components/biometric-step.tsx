@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { CaptureField } from './capture-field';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type StepProps } from './step-props';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useRef, useState, type ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';

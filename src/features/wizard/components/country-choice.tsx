@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { countryName } from '../lib/display-names';
 
 /** A labelled country select, or just the country's name when the flow allows only one. */

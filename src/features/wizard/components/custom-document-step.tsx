@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { CustomDocumentCapture } from '../lib/wizard-model';
 import { CaptureField, type CapturedInfo } from './capture-field';
 import { ProblemMessage } from './problem-message';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { flowSchema } from '@/shared/flow';
-import { addTranslations, i18next } from '@/lib/i18n';
+import { addTranslations, setLanguage } from '@/lib/i18n';
 import mxFlow from '../../../service/flows/mx-ine-full.json';
 import { buildSteps } from '../lib/steps';
 import type { Capture } from '../lib/wizard-model';
@@ -17,7 +17,7 @@ import CustomFieldsStep from './custom-fields-step';
 // schema's refusals announced per field, and the descriptor's fields with their mappings.
 beforeAll(async () => {
   addTranslations('wizard', { en, es, pt });
-  await i18next.changeLanguage('en');
+  await setLanguage('en');
 });
 afterEach(cleanup);
 
@@ -88,7 +88,7 @@ describe('CustomFieldsStep', () => {
   });
 
   it('comes back filled after a reload, and speaks Spanish', async () => {
-    await i18next.changeLanguage('es');
+    await setLanguage('es');
     try {
       renderStep({
         kind: 'custom-fields',
@@ -106,7 +106,7 @@ describe('CustomFieldsStep', () => {
         false,
       );
     } finally {
-      await i18next.changeLanguage('en');
+      await setLanguage('en');
     }
   });
 });

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { customFieldValuesSchema, toCustomFields } from '@/shared/custom-fields';
 import type { CustomFieldDefinition } from '@/shared/flow';
 import type { StepProps } from './step-props';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { useVerificationStatus } from '../hooks/use-verification-status';
 
 export function DoneScreen({ verificationId, onRestart }: { verificationId: string; onRestart: () => void }) {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { partLabel } from '../lib/part-label';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { formatBytes } from '../lib/format';
 import type { StoredFile } from '../lib/wizard-model';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 
 /** What went wrong and what to do, for a browser check reason or a service error code. */
 export function ProblemMessage({ code, title }: { code: string; title?: string }) {

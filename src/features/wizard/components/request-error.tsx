@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { RequestFailure } from '../lib/send-input';
 
 /** A failure of the whole send-input request, with its own explanation and way out. */

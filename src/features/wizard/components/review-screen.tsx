@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import type { CustomFieldDefinition } from '@/shared/flow';
 import { skipUploadWait } from '../api/wizard-api';
 import { partLabel } from '../lib/part-label';

@@ -1,8 +1,8 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '@/lib/i18n';
 import type { PlannedInput } from './wizard-model';
 
 /** What one input is, in words: "Front side", "Selfie", "Bank statement"… */
-export function partLabel(t: TFunction<'wizard'>, input: PlannedInput): string {
+export function partLabel(t: TFunction, input: PlannedInput): string {
   switch (input.descriptor.inputType) {
     case 'document-photo':
     case 'custom-document-photo':

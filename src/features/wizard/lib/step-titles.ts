@@ -1,8 +1,8 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '@/lib/i18n';
 import type { WizardStep } from './steps';
 
 /** A step's title for headings and the review screen. */
-export function stepTitle(t: TFunction<'wizard'>, step: WizardStep, steps: WizardStep[]): string {
+export function stepTitle(t: TFunction, step: WizardStep, steps: WizardStep[]): string {
   switch (step.kind) {
     case 'document': {
       const documents = steps.filter((s) => s.kind === 'document');

@@ -1,11 +1,6 @@
-import {
-  meritOrder,
-  type CustomDocument,
-  type CustomFieldDefinition,
-  type DocumentStep,
-  type Flow,
-} from '@/shared/flow';
+import type { CustomDocument, CustomFieldDefinition, DocumentStep, Flow } from '@/shared/flow';
 import { planFlow } from '@/shared/flow-plan';
+import { meritOrder } from '@/shared/merit-order';
 
 /** One screen of the wizard that captures something, built from the flow (flow order). */
 export type WizardStep =

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n';
 import { Link } from '@/lib/link';
 import type { FlowSummary } from '@/shared/flow';
 import '../lib/translations';

@@ -1,24 +1,46 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from '@/lib/i18n';
+import { lazyScreen } from '@/lib/lazy-screen';
 import { Link } from '@/lib/link';
 import '../lib/translations';
-import { BankStep } from '../components/bank-step';
-import { BiometricStep } from '../components/biometric-step';
-import { CustomDocumentStep } from '../components/custom-document-step';
-import { DocumentStep } from '../components/document-step';
-import { DoneScreen } from '../components/done-screen';
-import { FailuresScreen } from '../components/failures-screen';
-import { ReviewScreen } from '../components/review-screen';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
 import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
 
-const CustomFieldsStep = lazy(() => import('../components/custom-fields-step'));
+// Each screen's code loads when the screen is shown: the first screen carries only its own step,
+// and the others are fetched once it shows (so that moving on never waits).
+const DocumentStep = lazyScreen(() => import('../components/document-step').then((m) => m.DocumentStep));
+const BiometricStep = lazyScreen(() => import('../components/biometric-step').then((m) => m.BiometricStep));
+const CustomDocumentStep = lazyScreen(() =>
+  import('../components/custom-document-step').then((m) => m.CustomDocumentStep),
+);
+const CustomFieldsStep = lazyScreen(() => import('../components/custom-fields-step').then((m) => m.default));
+const BankStep = lazyScreen(() => import('../components/bank-step').then((m) => m.BankStep));
+const ReviewScreen = lazyScreen(() => import('../components/review-screen').then((m) => m.ReviewScreen));
+const FailuresScreen = lazyScreen(() =>
+  import('../components/failures-screen').then((m) => m.FailuresScreen),
+);
+const DoneScreen = lazyScreen(() => import('../components/done-screen').then((m) => m.DoneScreen));
+const stepScreens = {
+  document: DocumentStep,
+  biometric: BiometricStep,
+  'custom-document': CustomDocumentStep,
+  'custom-fields': CustomFieldsStep,
+  bank: BankStep,
+} satisfies Record<WizardStep['kind'], { preload(): Promise<void> }>;
 
 function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardStep[]; state: WizardState }) {
-  const { t } = useTranslation('wizard');
+  const kinds = [...new Set(steps.map((s) => s.kind))].join(' ');
+  useEffect(() => {
+    // Once a step shows (its code has loaded): the flow's other screens, ready before they are needed.
+    const timer = setTimeout(() => {
+      for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
+      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen]) void screen.preload();
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [kinds]);
   const step = steps[state.stepIndex];
   const retakeInput =
     state.retake && planInputs(steps, state.captures).find((i) => i.id === state.retake?.inputId);
@@ -44,11 +66,7 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
     case 'custom-document':
       return <CustomDocumentStep key={key} step={step} {...common} />;
     case 'custom-fields':
-      return (
-        <Suspense fallback={<p aria-live="polite">{t('loadingStep')}</p>}>
-          <CustomFieldsStep key={key} step={step} {...common} />
-        </Suspense>
-      );
+      return <CustomFieldsStep key={key} step={step} {...common} />;
     case 'bank':
       return <BankStep key={key} step={step} {...common} />;
   }
@@ -123,32 +141,34 @@ export default function WizardPage({ flowId }: { flowId: string }) {
       <p className="wizard-flow">{flow.name}</p>
       {position && <p className="wizard-position">{position}</p>}
       <h1 tabIndex={-1}>{title}</h1>
-      {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
-      {state.screen === 'steps' && state.stepIndex > 0 && !state.retake && (
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => wizard.update((s) => ({ ...s, stepIndex: s.stepIndex - 1 }))}
-        >
-          {t('actions.previousStep')}
-        </button>
-      )}
-      {state.screen === 'review' && (
-        <ReviewScreen
-          steps={steps}
-          state={state}
-          getBlob={wizard.getBlob}
-          update={wizard.update}
-          restart={() => void wizard.restart()}
-        />
-      )}
-      {state.screen === 'failures' && <FailuresScreen steps={steps} state={state} update={wizard.update} />}
-      {state.screen === 'done' && (
-        <DoneScreen
-          verificationId={state.verification.verificationId}
-          onRestart={() => void wizard.restart()}
-        />
-      )}
+      <Suspense fallback={<p aria-live="polite">{t('loadingStep')}</p>}>
+        {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
+        {state.screen === 'steps' && state.stepIndex > 0 && !state.retake && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => wizard.update((s) => ({ ...s, stepIndex: s.stepIndex - 1 }))}
+          >
+            {t('actions.previousStep')}
+          </button>
+        )}
+        {state.screen === 'review' && (
+          <ReviewScreen
+            steps={steps}
+            state={state}
+            getBlob={wizard.getBlob}
+            update={wizard.update}
+            restart={() => void wizard.restart()}
+          />
+        )}
+        {state.screen === 'failures' && <FailuresScreen steps={steps} state={state} update={wizard.update} />}
+        {state.screen === 'done' && (
+          <DoneScreen
+            verificationId={state.verification.verificationId}
+            onRestart={() => void wizard.restart()}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

@@ -1,0 +1,15 @@
+import { parentPort } from 'node:worker_threads';
+import { inspectImage, type ImageJob } from './image';
+
+// An image worker: decodes and measures one image at a time for image-pool.ts, off the service's
+// event loop (the metrics and the barcode reader are plain CPU work).
+parentPort!.on('message', (job: ImageJob & { id: number }) => {
+  inspectImage(job.path, job).then(
+    (result) => parentPort!.postMessage({ id: job.id, result }),
+    () =>
+      parentPort!.postMessage({
+        id: job.id,
+        result: { ok: false, reason: 'the image pixels cannot be decoded' },
+      }),
+  );
+});
