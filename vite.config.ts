@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { firstScreenBudget, type ScreenModules } from './build/first-screen-budget.ts';
-import { precompress } from './build/precompress.ts';
-import { servers } from './build/servers.ts';
+import { firstScreenBudget, type ScreenModules } from './src/build/first-screen-budget.ts';
+import { precompress } from './src/build/precompress.ts';
+import { servers } from './src/build/servers.ts';
 
 // What each route's first screen loads besides the entry (lazy chunks): the build fails past 80 kB.
 const wizardStrings = 'src/features/wizard/locales/en.json';

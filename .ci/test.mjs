@@ -38,7 +38,6 @@ for (const [name, args] of [
       '--check',
       'src/**/*.{ts,tsx,css}',
       'e2e/**/*.ts',
-      'build/**/*.ts',
       '*.{ts,js}',
       '.ci/*.mjs',
     ],

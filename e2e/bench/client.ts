@@ -3,7 +3,7 @@
 //    screens of / and /verify/<flowId> in Chromium and sums the bytes transferred until each is
 //    shown, beside what the same files weigh uncompressed (as the BFF sent them before it served
 //    the build's precompressed copies); then each lazily loaded step's transferred weight, from
-//    the build's chunk graph (build/first-screen-budget.ts).
+//    the build's chunk graph (src/build/first-screen-budget.ts).
 // 2. In the capture-checks test page (e2e/fixtures/capture-harness.html, the real check modules),
 //    times checkImage on a generated 12-megapixel JPEG (decode, 600×600, metrics, compression in a
 //    web worker) against a plain decode of the same file, and reports the bytes saved and the longest
@@ -13,7 +13,7 @@ import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Page, type Request } from '@playwright/test';
 import type { Plugin } from 'vite';
-import { BundleWeights, type Bundle } from '../../build/first-screen-budget';
+import { BundleWeights, type Bundle } from '@/build/first-screen-budget';
 import { chromiumArgs } from '../../playwright.config';
 import { firstScreens } from '../../vite.config';
 import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-harness-server';
@@ -87,7 +87,7 @@ function printLazySteps(weights: BundleWeights) {
 async function startProduct(staticDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const servicePort = await freePort();
-  // As `npm start` runs it: the servers built beside the SPA (build/servers.ts).
+  // As `npm start` runs it: the servers built beside the SPA (src/build/servers.ts).
   const child = startNode(`${staticDir}-server/start.js`, {
     ...process.env,
     // Vite's build sets NODE_ENV=production in this process; the product runs on its dev defaults.

@@ -56,7 +56,7 @@ const env = {
   RATE_LIMIT_MAX: '1000000',
 };
 
-// Both as `npm start` runs them: built (build/servers.ts). Their start-up is timed first, against
+// Both as `npm start` runs them: built (src/build/servers.ts). Their start-up is timed first, against
 // the TypeScript sources through tsx (as they ran before); the BFF's with the service up.
 const built = await buildBenchServers();
 const serviceStartUp = await compareStartUp(

@@ -40,7 +40,7 @@ const serviceEnv = {
   UPLOAD_WAIT_SECONDS: '600',
   LOG_LEVEL: 'warn',
 };
-// The service as `npm start` runs it: built (build/servers.ts); its start-up is timed against
+// The service as `npm start` runs it: built (src/build/servers.ts); its start-up is timed against
 // the TypeScript sources through tsx, as it ran before.
 const built = await buildBenchServers();
 const startUp = await compareStartUp(built.service, 'src/service/main.ts', serviceEnv, `${url}/v2/flows`);

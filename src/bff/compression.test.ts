@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressible } from '../../build/precompress';
+import { compressible } from '@/build/precompress';
 import { COMPRESS_THRESHOLD_BYTES } from './lib/compress-replies';
 import { startStack, type Stack } from './testing/harness';
 

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { buildServers } from '../../../build/servers';
+import { buildServers } from '@/build/servers';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Where the benches build the servers (inside the project, so that node_modules resolve). */
 export const BENCH_SERVERS_DIR = 'test-results/bench-servers';
 
-/** Builds the servers as `npm start` runs them (build/servers.ts) into BENCH_SERVERS_DIR. */
+/** Builds the servers as `npm start` runs them (src/build/servers.ts) into BENCH_SERVERS_DIR. */
 export async function buildBenchServers() {
   await buildServers(BENCH_SERVERS_DIR);
   return {

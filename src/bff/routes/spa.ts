@@ -15,7 +15,7 @@ export async function spaRoutes(app: FastifyInstance, { config }: BffDeps) {
     await app.register(fastifyStatic, {
       root,
       index: ['index.html'],
-      // The build writes .br and .gz beside each file (build/precompress.ts); the one the
+      // The build writes .br and .gz beside each file (src/build/precompress.ts); the one the
       // browser accepts is sent as it is, with Vary: Accept-Encoding.
       preCompressed: true,
       setHeaders: (reply, file) => {

@@ -25,7 +25,7 @@ const KEEP_BELOW_MB = 384;
 const WATCH_EVERY_MS = 10;
 const HEAP_MB = 192;
 
-// Built (`npm start`), the reading process is a bundle beside the service's (build/servers.ts);
+// Built (`npm start`), the reading process is a bundle beside the service's (src/build/servers.ts);
 // from the TypeScript sources (tests, `npm run service`) it runs through tsx.
 const built = import.meta.url.endsWith('.js');
 const entry = fileURLToPath(new URL(built ? './pdf-worker.js' : './pdf-worker.ts', import.meta.url));

@@ -2,7 +2,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
  * Starts the worker thread `name` of this folder. Built (`npm start`), it is a bundle beside the
- * service's (build/servers.ts); from the TypeScript sources (tests, `npm run service`) it runs
+ * service's (src/build/servers.ts); from the TypeScript sources (tests, `npm run service`) it runs
  * through tsx, whose loader a worker thread does not inherit on Node 20.
  */
 export function startWorkerThread(name: string, options: WorkerOptions = {}): Worker {
