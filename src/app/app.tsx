@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBrand } from '@/lib/brand';
 import { Link } from '@/lib/link';
 import { matchPath, useLocation } from '@/lib/router';
 import { LanguageSwitcher } from './components/language-switcher';
@@ -23,6 +24,7 @@ function Routes() {
 
 export function App() {
   const { t } = useTranslation();
+  const brand = useBrand();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -30,7 +32,8 @@ export function App() {
       </a>
       <header className="app-header">
         <Link className="app-name" href="/">
-          {t('appName')}
+          {brand.logoUrl && <img src={brand.logoUrl} alt="" height={32} className="app-logo" />}
+          {brand.name}
         </Link>
         <LanguageSwitcher />
       </header>

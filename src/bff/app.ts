@@ -10,6 +10,7 @@ import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
+import { brandRoutes } from './routes/brand';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
 import { identityRoutes } from './routes/identities';
@@ -155,6 +156,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   });
 
   healthRoutes(app, deps);
+  brandRoutes(app, deps);
   flowRoutes(app, deps);
   verificationRoutes(app, deps);
   identityRoutes(app, deps);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { isHexColor } from '@/shared/color-contrast';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
 
 /** Settings of the BFF, read once from the environment (README.md, Settings). */
@@ -28,6 +29,16 @@ export interface BffConfig {
   /** Trust X-Forwarded-* (behind a TLS-terminating proxy), so that cookies get Secure. */
   trustProxy: boolean;
   sseHeartbeatMs: number;
+  /** The look of the wizard (README, Settings: BRAND_*). */
+  brand: {
+    name: string;
+    /** #rrggbb, or null for the default. */
+    primaryColor: string | null;
+    /** A CSS font-family list of fonts the device has. */
+    font: string | null;
+    /** A PNG, SVG, JPEG or WebP file served at /api/brand/logo. */
+    logoFile: string | null;
+  };
 }
 
 const number = (name: string, value: string | undefined, fallback: number) => {
@@ -36,6 +47,20 @@ const number = (name: string, value: string | undefined, fallback: number) => {
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
   return n;
 };
+
+function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
+  const primaryColor = env.BRAND_PRIMARY_COLOR || null;
+  if (primaryColor && !isHexColor(primaryColor))
+    throw new Error('BRAND_PRIMARY_COLOR must be a colour as #rrggbb');
+  const font = env.BRAND_FONT || null;
+  // A font-family list only: the value goes into a style, so nothing that could end it.
+  if (font && !/^[A-Za-z0-9 ,'"-]{1,200}$/.test(font))
+    throw new Error('BRAND_FONT must be a CSS font-family list (letters, digits, spaces, commas, quotes)');
+  const logoFile = env.BRAND_LOGO_FILE ? path.resolve(env.BRAND_LOGO_FILE) : null;
+  if (logoFile && !/\.(png|svg|jpe?g|webp)$/i.test(logoFile))
+    throw new Error('BRAND_LOGO_FILE must be a .png, .svg, .jpg or .webp file');
+  return { name: (env.BRAND_NAME || 'IDV Capture').slice(0, 80), primaryColor, font, logoFile };
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
   assertNoDevSecretsInProduction(env);
@@ -72,5 +97,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    brand: brandOf(env),
   };
 }
