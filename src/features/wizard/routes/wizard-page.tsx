@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/link';
 import '../lib/translations';
+import '../components/wizard.css';
 import { BankStep } from '../components/bank-step';
 import { BiometricStep } from '../components/biometric-step';
 import { CustomDocumentStep } from '../components/custom-document-step';
@@ -9,11 +10,16 @@ import { DocumentStep } from '../components/document-step';
 import { DoneScreen } from '../components/done-screen';
 import { FailuresScreen } from '../components/failures-screen';
 import { ReviewScreen } from '../components/review-screen';
+import { WelcomeScreen } from '../components/welcome-screen';
+import { WizardStepper } from '../components/wizard-stepper';
+import { useHistorySync } from '../hooks/use-history-sync';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
+import { flowName, localizeSteps } from '../lib/flow-texts';
 import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
+import { previousPosition } from '../lib/wizard-position';
 
 const CustomFieldsStep = lazy(() => import('../components/custom-fields-step'));
 
@@ -33,6 +39,8 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
     getBlob: wizard.getBlob,
     save: (capture: Parameters<Wizard['saveCapture']>[1]) => wizard.saveCapture(step.key, capture),
     next: wizard.next,
+    part: state.part,
+    goPart: wizard.goPart,
   };
   // A key per step (and retake) so each screen starts from its own state.
   const key = `${step.key}-${state.retake?.inputId ?? ''}`;
@@ -55,10 +63,16 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
 }
 
 export default function WizardPage({ flowId }: { flowId: string }) {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
   const wizard = useWizard(flowId);
   const { load } = wizard;
-  const screenKey = load.phase === 'ready' ? `${load.state.screen}-${load.state.stepIndex}` : load.phase;
+  const ready = load.phase === 'ready' ? load : null;
+  const steps = useMemo(
+    () => (ready ? localizeSteps(ready.steps, ready.flow, i18n.language) : []),
+    [ready, i18n.language],
+  );
+  const back = useHistorySync(flowId, ready?.state ?? null, steps, wizard.go);
+  const screenKey = ready ? `${ready.state.screen}-${ready.state.stepIndex}` : load.phase;
   // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
   const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
 
@@ -97,42 +111,60 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     );
   }
 
-  const { flow, steps, state } = load;
+  const { flow, state } = load;
   const total = steps.length + 1;
   let title: string;
   let position: string | null = null;
+  let current = -1;
   switch (state.screen) {
+    case 'welcome':
+      title = flowName(flow, i18n.language);
+      break;
     case 'steps':
       title = stepTitle(t, steps[state.stepIndex], steps);
       position = t('stepOf', { n: state.stepIndex + 1, total });
+      current = state.stepIndex;
       break;
     case 'review':
       title = t('review.title');
       position = t('stepOf', { n: total, total });
+      current = steps.length;
       break;
     case 'failures':
       title = t('failures.title');
+      current = steps.length;
       break;
     case 'done':
       title = t('done.title');
+      current = total;
       break;
   }
+  const previous = previousPosition(state, steps);
+  const titles = [...steps.map((step) => stepTitle(t, step, steps)), t('review.title')];
 
   return (
-    <div className="wizard" ref={container}>
-      <p className="wizard-flow">{flow.name}</p>
+    <div className={`wizard wizard-${state.screen}`} ref={container}>
+      <div className="wizard-top">
+        {previous ? (
+          <button type="button" className="back-button" onClick={() => back(previous)}>
+            <span aria-hidden="true">←</span> {t('actions.back')}
+          </button>
+        ) : state.screen === 'welcome' ? (
+          <Link href="/" className="back-button">
+            <span aria-hidden="true">←</span> {t('actions.back')}
+          </Link>
+        ) : null}
+        {state.screen !== 'welcome' && <p className="wizard-flow">{flowName(flow, i18n.language)}</p>}
+      </div>
+      {state.screen !== 'welcome' && state.screen !== 'done' && (
+        <WizardStepper titles={titles} current={current} />
+      )}
       {position && <p className="wizard-position">{position}</p>}
       <h1 tabIndex={-1}>{title}</h1>
-      {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
-      {state.screen === 'steps' && state.stepIndex > 0 && !state.retake && (
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => wizard.update((s) => ({ ...s, stepIndex: s.stepIndex - 1 }))}
-        >
-          {t('actions.previousStep')}
-        </button>
+      {state.screen === 'welcome' && (
+        <WelcomeScreen flow={flow} steps={steps} consented={!!state.consentedAt} onConsent={wizard.consent} />
       )}
+      {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
       {state.screen === 'review' && (
         <ReviewScreen
           steps={steps}
