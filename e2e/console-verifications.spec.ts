@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { CreatedVerification } from '@/shared/bff-api';
+import type { CreatedVerification } from '@/shared/contract/bff-api';
 import { ageToday, ConsolePage } from './fixtures/console-page';
 import { sample } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';

@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import {
+  openApiDocument,
+  zodSerializerCompiler,
+  zodValidatorCompiler,
+  type RouteContract,
+} from '@/shared/contract/openapi';
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
@@ -11,7 +17,7 @@ import { LoginLimiter } from './lib/login-limiter';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { brandRoutes } from './routes/brand';
-import { flowRoutes } from './routes/flows';
+import { flowRoutes, loadFlowConfig } from './routes/flows';
 import { healthRoutes } from './routes/health';
 import { identityRoutes } from './routes/identities';
 import { spaRoutes } from './routes/spa';
@@ -97,6 +103,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     hub,
     sync,
     loginLimiter: new LoginLimiter(config.staffLoginMaxPerMinute),
+    flows: loadFlowConfig(config.flowsDir),
     publicUrl: () => {
       if (config.publicUrl) return config.publicUrl;
       const address = app.server.address() as AddressInfo | null;
@@ -107,6 +114,19 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   };
 
   installErrorHandler(app);
+  // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),
+  // and the same schemas make the OpenAPI document.
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+  const contracts: RouteContract[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.method === 'HEAD') return;
+    for (const method of [route.method].flat())
+      contracts.push({ method, url: route.url, ...(route.schema as Omit<RouteContract, 'method' | 'url'>) });
+  });
+  app.get('/api/openapi.json', async () =>
+    openApiDocument({ title: 'IDV Capture BFF (browser API)', version: '1' }, contracts),
+  );
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bffErrorSchema,
-  bffPaths,
   createdVerificationSchema,
   verificationStatusSchema,
   type CreatedVerification,
-} from '@/shared/bff-api';
-import { sendInputResponseSchema } from '@/shared/inputs';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { Browser, eventually, makeImage, secrets, startStack, toBlob, type Stack } from './testing/harness';
 

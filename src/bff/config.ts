@@ -39,6 +39,10 @@ export interface BffConfig {
     /** A PNG, SVG, JPEG or WebP file served at /api/brand/logo. */
     logoFile: string | null;
   };
+  /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
+  flowsDir: string;
+  /** Last path segment of the service's credit-check routes. */
+  creditCheckSegment: string;
 }
 
 const number = (name: string, value: string | undefined, fallback: number) => {
@@ -61,6 +65,10 @@ function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
     throw new Error('BRAND_LOGO_FILE must be a .png, .svg, .jpg or .webp file');
   return { name: (env.BRAND_NAME || 'IDV Capture').slice(0, 80), primaryColor, font, logoFile };
 }
+const segment = (value: string) => {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) throw new Error('CREDIT_CHECK_SEGMENT must be a path segment');
+  return value;
+};
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
   assertNoDevSecretsInProduction(env);
@@ -98,5 +106,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
     brand: brandOf(env),
+    // The embedded service's own folder by default: the hosted API has no route that lists flows.
+    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
+    creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
   };
 }

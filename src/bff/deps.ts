@@ -1,3 +1,4 @@
+import type { Flow } from '@/shared/flow';
 import type { BffConfig } from './config';
 import type { EventHub } from './lib/event-hub';
 import type { LoginLimiter } from './lib/login-limiter';
@@ -13,6 +14,8 @@ export interface BffDeps {
   hub: EventHub;
   sync: VerificationSync;
   loginLimiter: LoginLimiter;
+  /** The flow definitions of FLOWS_DIR, by id. */
+  flows: Map<string, Flow>;
   /** This BFF's base URL as the service must call it back (PUBLIC_BFF_URL or the listening address). */
   publicUrl: () => string;
 }

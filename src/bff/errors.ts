@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import type { BffError } from '@/shared/bff-api';
+import type { BffError } from '@/shared/contract/bff-api';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 
 /** A failure with the status and envelope the browser gets; the one error handler sends it. */

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bffErrorSchema, bffPaths, createdVerificationSchema } from '@/shared/bff-api';
-import { sendInputResponseSchema } from '@/shared/inputs';
+import { bffErrorSchema, createdVerificationSchema } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { mxCustomFieldsInputs, sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { buildBffApp } from './app';
 import { Browser, makeImage, startStack, type Stack } from './testing/harness';

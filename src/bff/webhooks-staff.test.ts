@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bffErrorSchema,
-  bffPaths,
   creditCheckRecordSchema,
   staffStreamEventSchema,
   storedEventSchema,
   verificationSummarySchema,
-} from '@/shared/bff-api';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { Browser, eventually, readEvents, secrets, sign, startStack, type Stack } from './testing/harness';
 
 let stack: Stack;

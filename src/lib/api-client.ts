@@ -1,4 +1,4 @@
-import type { BffError } from '@/shared/bff-api';
+import type { BffError } from '@/shared/contract/bff-api';
 
 /** A non-2xx answer of the BFF, or no answer at all (status 0). */
 export class ApiError extends Error {

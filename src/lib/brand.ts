@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { Brand } from '@/shared/bff-api';
-import { bffPaths } from '@/shared/bff-paths';
+import type { Brand } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 
 // The look comes from the BFF's settings (GET /api/brand); until it answers, the default look.
 let brand: Brand = { name: 'IDV Capture', primaryColor: null, font: null, logoUrl: null };

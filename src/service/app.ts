@@ -1,6 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  openApiDocument,
+  zodSerializerCompiler,
+  zodValidatorCompiler,
+  type RouteContract,
+} from '@/shared/contract/openapi';
 import { requireBearer } from './auth';
 import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
@@ -34,6 +40,17 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     requestTimeout: 15 * 60 * 1000,
     // On close, idle keep-alive connections go at once; requests under way are finished.
     forceCloseConnections: 'idle',
+    // The hosted service answers with or without a trailing slash; its clients use both.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract).
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+  const contracts: RouteContract[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.method === 'HEAD') return;
+    for (const method of [route.method].flat())
+      contracts.push({ method, url: route.url, ...(route.schema as Omit<RouteContract, 'method' | 'url'>) });
   });
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);
@@ -66,9 +83,18 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   installErrorHandler(app);
   void app.register(multipart, { throwFileSizeLimit: false });
   void app.register(oauthRoutes, { ctx });
+  // The OpenAPI document of the routes this instance serves, from the same schemas they run.
+  app.get('/openapi.json', async () =>
+    openApiDocument(
+      { title: 'IDV verification service (embedded)', version: '2' },
+      contracts.filter((c) => c.url !== '/openapi.json'),
+      { bearer: true },
+    ),
+  );
   void app.register(async (secured) => {
     secured.addHook('onRequest', async (request) => requireBearer(config, request));
-    await secured.register(flowRoutes, { ctx });
+    // Routes the hosted API lacks are ours; SERVICE_EXTENSIONS=off leaves only the documented ones.
+    if (config.extensions) await secured.register(flowRoutes, { ctx });
     await secured.register(verificationRoutes, { ctx, lifecycle });
     await secured.register(identityRoutes, { ctx, lifecycle });
     await secured.register(mediaRoutes, { ctx });

@@ -34,7 +34,13 @@ export async function issueToken(config: ServiceConfig) {
     .setIssuedAt()
     .setExpirationTime(`${config.tokenTtlSeconds}s`)
     .sign(signingKey(config));
-  return { access_token: accessToken, expiresIn: config.tokenTtlSeconds };
+  // Clients of the hosted API read the account user's id from payload.user._id.
+  const userId = createHmac('sha256', 'idv-service-user').update(config.clientId).digest('hex').slice(0, 24);
+  return {
+    access_token: accessToken,
+    expiresIn: config.tokenTtlSeconds,
+    payload: { user: { _id: userId, firstName: 'API', lastName: 'Client' } },
+  };
 }
 
 export async function requireBearer(config: ServiceConfig, request: FastifyRequest) {

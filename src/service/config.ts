@@ -19,12 +19,18 @@ export interface ServiceConfig {
   publicUrl: string | null;
   /** Pause between processing steps, so that progress is visible (ext). */
   processingStepMs: number;
-  /** A verification whose inputs are not complete after this long expires (ext). */
+  /** A verification with no activity for this long, its inputs not complete, expires. */
   verificationTtlSeconds: number;
   /** Timeout of one webhook delivery attempt. */
   webhookTimeoutMs: number;
   /** Wrong client credentials one address may send per minute before /oauth answers 429 (ext). */
   oauthFailuresPerMinute: number;
+  /** The account's default flow: used by a creation that names none. */
+  defaultFlowId: string;
+  /** Whether the routes the hosted API lacks (GET /v2/flows, …) are served; off = documented routes only. */
+  extensions: boolean;
+  /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
+  creditCheckSegments: string[];
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -33,6 +39,13 @@ const positiveNumber = (name: string, value: string | undefined, fallback: numbe
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
   return n;
 };
+
+function parseSwitch(name: string, value: string | undefined, fallback: boolean) {
+  if (value === undefined || value === '') return fallback;
+  if (['on', 'true', '1'].includes(value)) return true;
+  if (['off', 'false', '0'].includes(value)) return false;
+  throw new Error(`${name} must be on or off`);
+}
 
 export function parseRetrySchedule(value: string): number[] {
   const list = value.split(',').map((s) => Number(s.trim()));
@@ -67,12 +80,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenTtlSeconds: positiveNumber('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 3600) || 3600,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : port ? `http://${host}:${port}` : null,
     processingStepMs: positiveNumber('PROCESSING_STEP_MS', env.PROCESSING_STEP_MS, 150),
-    verificationTtlSeconds: positiveNumber(
-      'VERIFICATION_TTL_SECONDS',
-      env.VERIFICATION_TTL_SECONDS,
-      7 * 24 * 3600,
-    ),
+    verificationTtlSeconds: positiveNumber('VERIFICATION_TTL_SECONDS', env.VERIFICATION_TTL_SECONDS, 1800),
     webhookTimeoutMs: positiveNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     oauthFailuresPerMinute: positiveNumber('OAUTH_FAILURES_PER_MINUTE', env.OAUTH_FAILURES_PER_MINUTE, 20),
+    defaultFlowId: env.DEFAULT_FLOW_ID || 'ar-national-id',
+    extensions: parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true),
+    creditCheckSegments: [
+      ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
+    ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),
   };
 }

@@ -33,13 +33,14 @@ export interface VerificationRow {
   inputs_completed_at: number | null;
   completed_at: number | null;
   ip: string | null;
+  ua: string | null;
   result: string | null;
   created_at: number;
   updated_at: number;
 }
 
 export interface InputRow {
-  identity: string;
+  verification_id: string;
   slot: string;
   position: number;
   input_type: string;
@@ -53,8 +54,12 @@ export interface InputRow {
 
 export const getVerification = (ctx: ServiceContext, id: string) =>
   ctx.db.prepare('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
+/** The identity's newest verification: send-input by identity goes there (a re-verification is newer). */
 export const getVerificationByIdentity = (ctx: ServiceContext, identity: string) =>
-  ctx.db.prepare('SELECT * FROM verifications WHERE identity = ?').get(identity) as
-    VerificationRow | undefined;
-export const getInputs = (ctx: ServiceContext, identity: string) =>
-  ctx.db.prepare('SELECT * FROM inputs WHERE identity = ? ORDER BY position').all(identity) as InputRow[];
+  ctx.db
+    .prepare('SELECT * FROM verifications WHERE identity = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+    .get(identity) as VerificationRow | undefined;
+export const getInputs = (ctx: ServiceContext, verificationId: string) =>
+  ctx.db
+    .prepare('SELECT * FROM inputs WHERE verification_id = ? ORDER BY position')
+    .all(verificationId) as InputRow[];

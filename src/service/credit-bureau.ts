@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { normalizeTaxId } from '@/shared/credit-check';
+import { normalizeTaxId } from '@/shared/contract/credit-check';
 
 const firstNames = [
   'Ana',

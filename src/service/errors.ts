@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { serviceErrorSchema, type ServiceErrorBody } from '@/shared/contract/service-api';
 
 export type ErrorType = 'IntegrationError' | 'ValidationError' | 'SystemError';
 
@@ -14,8 +15,9 @@ export class ServiceError extends Error {
 
 export const integrationError = (message: string, name = 'invalid_request') =>
   new ServiceError(400, { code: 400, type: 'IntegrationError', name, message });
+/** An unknown identity, verification, flow or media: the hosted API's EntityNotFoundError. */
 export const notFound = (message: string) =>
-  new ServiceError(404, { code: 404, type: 'IntegrationError', name: 'not_found', message });
+  new ServiceError(404, { code: 404, type: 'IntegrationError', name: 'EntityNotFoundError', message });
 export const unauthorized = (message: string, name: 'invalid_client' | 'unauthorized' = 'unauthorized') =>
   new ServiceError(401, { code: 401, name, message });
 export const tooLarge = (message: string) =>
@@ -71,6 +73,10 @@ function fromFastifyError(error: FastifyError): ServiceError {
   });
 }
 
+/** Every error body carries the status twice beside its code, as the hosted API's do. */
+const errorBody = (error: ServiceError): ServiceErrorBody =>
+  serviceErrorSchema.parse({ ...error.body, status: error.statusCode, statusCode: error.statusCode });
+
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
@@ -79,14 +85,18 @@ export function installErrorHandler(app: FastifyInstance) {
     if (!request.raw.complete || mapped.statusCode === 413 || mapped.statusCode === 415) {
       void reply.header('connection', 'close');
     }
-    return reply.status(mapped.statusCode).send(mapped.body);
+    return reply.status(mapped.statusCode).send(errorBody(mapped));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
-      code: 404,
-      type: 'IntegrationError',
-      name: 'not_found',
-      message: `no route ${request.method} ${request.url}`,
-    }),
+    reply.status(404).send(
+      errorBody(
+        new ServiceError(404, {
+          code: 404,
+          type: 'IntegrationError',
+          name: 'not_found',
+          message: `no route ${request.method} ${request.url}`,
+        }),
+      ),
+    ),
   );
 }

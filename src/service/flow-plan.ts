@@ -1,7 +1,8 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
 import { documentSides, type Sides } from '@/shared/document-sides';
 import type { CustomDocument, DocumentStep, Flow, Merit } from '@/shared/flow';
-import type { InputDescriptor } from '@/shared/inputs';
+import type { FlowInput } from '@/shared/contract/service-api';
+import type { InputDescriptor } from '@/shared/contract/send-input';
 import { integrationError } from './errors';
 
 type MeritOf<T extends Merit['type']> = Extract<Merit, { type: T }>;
@@ -163,8 +164,8 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
 }
 
 /** What the verification-creation answer lists as the flow's inputs (contract 3). */
-export function plannedInputs(plan: FlowPlan) {
-  const inputs: { id: string; group?: number; status: 0 }[] = [];
+export function plannedInputs(plan: FlowPlan): FlowInput[] {
+  const inputs: FlowInput[] = [];
   for (const d of plan.documents.filter((x) => x.kind === 'document')) {
     inputs.push({ id: 'document-photo', group: d.group, status: 0 });
   }

@@ -50,17 +50,35 @@ export class Lifecycle {
     }
   }
 
-  create(flowId: string, metadata: Record<string, unknown> | undefined): VerificationRow {
+  /**
+   * A new verification of a new identity, or of an existing one (re-verification). Its expiry
+   * moves with every send-input: it expires after VERIFICATION_TTL_SECONDS without activity.
+   */
+  create(
+    flowId: string,
+    metadata: Record<string, unknown> | undefined,
+    origin: { identity?: string; ip?: string | null; ua?: string | null } = {},
+  ): VerificationRow {
     const now = Date.now();
     const id = newId();
-    const identity = newId();
+    const identity = origin.identity ?? newId();
     const expiresAt = now + this.ctx.config.verificationTtlSeconds * 1000;
     this.ctx.db
       .prepare(
-        `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, ip, ua, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
       )
-      .run(id, identity, flowId, metadata ? JSON.stringify(metadata) : null, expiresAt, now, now);
+      .run(
+        id,
+        identity,
+        flowId,
+        metadata ? JSON.stringify(metadata) : null,
+        expiresAt,
+        origin.ip ?? null,
+        origin.ua ?? null,
+        now,
+        now,
+      );
     this.timers.set(`expire:${id}`, expiresAt, () => this.expire(id));
     return getVerification(this.ctx, id)!;
   }
@@ -136,7 +154,7 @@ export class Lifecycle {
   afterInputs(verificationId: string) {
     const v = getVerification(this.ctx, verificationId)!;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const inputs = getInputs(this.ctx, v.identity);
+    const inputs = getInputs(this.ctx, v.id);
     this.ctx.db.transaction(() => {
       if (v.started_at === null && inputs.some((i) => i.status === 'accepted')) {
         this.touch(v.id, { started_at: Date.now() });
@@ -145,6 +163,13 @@ export class Lifecycle {
       if (v.wait_until === null && this.needsWait(plan, inputs)) {
         const until = Date.now() + this.ctx.config.uploadWaitSeconds * 1000;
         this.touch(v.id, { wait_until: until });
+        // Processing waits for a back side that may still come.
+        this.event(v, 'verification_postponed');
+      }
+      if (v.status === 'pending') {
+        const expiresAt = Date.now() + this.ctx.config.verificationTtlSeconds * 1000;
+        this.touch(v.id, { expires_at: expiresAt });
+        this.timers.set(`expire:${v.id}`, expiresAt, () => this.expire(v.id));
       }
     })();
     this.evaluate(v.id);
@@ -156,7 +181,7 @@ export class Lifecycle {
     const v = getVerification(this.ctx, verificationId);
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const state = this.completion(plan, v, getInputs(this.ctx, v.identity));
+    const state = this.completion(plan, v, getInputs(this.ctx, v.id));
     if (state === 'waiting' && v.wait_until !== null) {
       this.timers.set(`wait:${v.id}`, v.wait_until, () =>
         this.background(this.withLock(v.identity, async () => this.evaluate(v.id))),
@@ -210,7 +235,7 @@ export class Lifecycle {
       let result: ProcessingResult;
       if (v.result) result = JSON.parse(v.result) as ProcessingResult;
       else {
-        result = buildResult(plan, v, getInputs(this.ctx, v.identity));
+        result = buildResult(plan, v, getInputs(this.ctx, v.id));
         this.touch(id, { result: JSON.stringify(result) });
       }
       for (const key of stepKeys(result)) {
@@ -220,7 +245,7 @@ export class Lifecycle {
             () => {},
           );
         }
-        if (this.closed) return;
+        if (this.closed || !getVerification(this.ctx, id)) return;
         const [scope, index, stepId] = key.split('.');
         const step =
           scope === 'steps'
@@ -238,7 +263,7 @@ export class Lifecycle {
         })();
         this.ctx.outbox.resume();
       }
-      if (this.closed) return;
+      if (this.closed || !getVerification(this.ctx, id)) return;
       this.ctx.db.transaction(() => {
         this.touch(id, { status: result.finalStatus, completed_at: Date.now() });
         this.event(v, 'verification_completed');
@@ -249,7 +274,28 @@ export class Lifecycle {
     }
   }
 
-  /** Manual review of a finished verification (ext): sets its status, sends verification_updated. */
+  /**
+   * Erasure (the person's right to it): the verification, its inputs, its media files and the
+   * events not yet delivered about it. Nothing of it is left on disk.
+   */
+  async erase(v: VerificationRow) {
+    await this.withLock(v.identity, async () => {
+      this.timers.clear(`wait:${v.id}`);
+      this.timers.clear(`expire:${v.id}`);
+      const media = this.ctx.db.prepare('SELECT id FROM media WHERE verification_id = ?').all(v.id) as {
+        id: string;
+      }[];
+      this.ctx.db.transaction(() => {
+        this.ctx.db.prepare('DELETE FROM inputs WHERE verification_id = ?').run(v.id);
+        this.ctx.db.prepare('DELETE FROM media WHERE verification_id = ?').run(v.id);
+        this.ctx.outbox.dropAllFor(`/v2/verifications/${v.id}`);
+        this.ctx.db.prepare('DELETE FROM verifications WHERE id = ?').run(v.id);
+      })();
+      await Promise.all(media.map((m) => this.ctx.media.remove(m.id)));
+    });
+  }
+
+  /** A reviewer's decision on a finished verification: sets its status, sends verification_updated. */
   review(v: VerificationRow, status: 'verified' | 'reviewNeeded' | 'rejected') {
     this.ctx.db.transaction(() => {
       this.touch(v.id, { status });

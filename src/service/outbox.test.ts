@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { verificationEventSchema } from '@/shared/verification';
+import { verificationEventSchema } from '@/shared/contract/webhooks';
 import {
   createVerification,
   noiseImage,

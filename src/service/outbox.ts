@@ -44,6 +44,15 @@ export class Outbox {
     return Number(info.lastInsertRowid);
   }
 
+  /**
+   * Erasure: every event about one resource goes, delivered or not (its body carries the
+   * verification's metadata, and a receiver could only fetch a verification that is gone).
+   * Call inside the erasing transaction; the path is made of service ids (no LIKE wildcards).
+   */
+  dropAllFor(resourcePath: string) {
+    this.db.prepare('DELETE FROM outbox WHERE body LIKE ?').run(`%${resourcePath}"%`);
+  }
+
   /** Schedules every pending delivery (at start, and after new events were enqueued). */
   resume() {
     if (this.closed) return;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inputResultSchema } from '@/shared/inputs';
+import { inputResultSchema } from '@/shared/contract/send-input';
 import {
   createVerification,
   getVerification,

@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { errorTypeOf, type ErrorCode } from '@/shared/error-codes';
-import { fileFieldOf, inputsFieldSchema, type InputDescriptor, type InputResult } from '@/shared/inputs';
+import {
+  fileFieldOf,
+  inputsFieldSchema,
+  type InputDescriptor,
+  type InputResult,
+} from '@/shared/contract/send-input';
 import {
   checkBankStatement,
   checkCustomDocument,
@@ -178,7 +183,7 @@ export async function sendInput(
     return await lifecycle.withLock(identity, async () => {
       const v = getVerificationByIdentity(ctx, identity)!;
       assertOpen(v);
-      const stored = getInputs(ctx, identity);
+      const stored = getInputs(ctx, v.id);
       const state = new Map<string, SlotState>(
         stored.map((row) => [
           row.slot,
@@ -304,28 +309,28 @@ async function commit(
   const now = Date.now();
   const replaced: string[] = [];
   ctx.db.transaction(() => {
-    const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE identity = ? AND slot = ?');
+    const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE verification_id = ? AND slot = ?');
     const deleteMedia = ctx.db.prepare('DELETE FROM media WHERE id = ?');
     const insertMedia = ctx.db.prepare(
-      'INSERT INTO media (id, identity, format, size, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const upsert = ctx.db.prepare(
-      `INSERT INTO inputs (identity, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
+      `INSERT INTO inputs (verification_id, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (identity, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
+       ON CONFLICT (verification_id, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
          status = excluded.status, error_code = excluded.error_code, descriptor = excluded.descriptor,
          media_id = excluded.media_id, facts = excluded.facts, updated_at = excluded.updated_at`,
     );
     for (const w of writes) {
-      const old = previous.get(v.identity, w.slot.key) as { media_id: string | null } | undefined;
+      const old = previous.get(v.id, w.slot.key) as { media_id: string | null } | undefined;
       if (old?.media_id) {
         deleteMedia.run(old.media_id);
         replaced.push(old.media_id);
       }
       const mediaId = mediaIds.get(w) ?? null;
-      if (mediaId && w.file) insertMedia.run(mediaId, v.identity, w.file.format, w.file.size, now);
+      if (mediaId && w.file) insertMedia.run(mediaId, v.identity, v.id, w.file.format, w.file.size, now);
       upsert.run(
-        v.identity,
+        v.id,
         w.slot.key,
         w.slot.position,
         w.descriptor.inputType,

@@ -1,4 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { FlowInput } from '@/shared/contract/service-api';
+import type {
+  DeviceFingerprint,
+  DocumentField,
+  Step,
+  VerificationData,
+} from '@/shared/contract/verification';
 import type { InputFacts, Person } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { plannedInputs, sidesOf, type FlowPlan } from './flow-plan';
@@ -10,6 +17,8 @@ export interface StepResult {
   data: Record<string, unknown>;
   error: { type: string; code: string; message: string } | null;
 }
+/** A read field as the hosted API names and describes it. */
+type ReadField = DocumentField;
 interface DocumentResult {
   type: string;
   country: string;
@@ -18,7 +27,7 @@ interface DocumentResult {
   /** Media ids; turned into URLs when the data is read, so that a changed PUBLIC_URL applies. */
   media: string[];
   steps: StepResult[];
-  fields: Record<string, { value: string | number | null; label: string; format?: string }>;
+  fields: Record<string, ReadField>;
 }
 export interface ProcessingResult {
   steps: StepResult[];
@@ -31,23 +40,41 @@ export interface ProcessingResult {
   done: string[];
 }
 
-const fieldLabels: Record<keyof Omit<Person, 'extra'>, string> = {
-  fullName: 'Full name',
-  firstName: 'First name',
-  lastName: 'Last name',
-  dateOfBirth: 'Date of birth',
-  documentNumber: 'Document number',
-  expiryDate: 'Expiry date',
-  issueDate: 'Issue date',
-  nationality: 'Nationality',
-  sex: 'Sex',
-  address: 'Address',
-  curp: 'CURP',
-  rfc: 'RFC',
-  cuit: 'CUIT',
-  cpf: 'CPF',
+/** The facts read from a document → the hosted API's field keys and labels. */
+const wireFields: Record<keyof Omit<Person, 'extra'>, { key: string; label: string }> = {
+  fullName: { key: 'fullName', label: 'Full name' },
+  firstName: { key: 'firstName', label: 'First name' },
+  lastName: { key: 'surname', label: 'Surname' },
+  dateOfBirth: { key: 'dateOfBirth', label: 'Date of birth' },
+  documentNumber: { key: 'documentNumber', label: 'Document number' },
+  expiryDate: { key: 'expirationDate', label: 'Expiration date' },
+  issueDate: { key: 'emissionDate', label: 'Emission date' },
+  nationality: { key: 'nationality', label: 'Nationality' },
+  sex: { key: 'sex', label: 'Sex' },
+  address: { key: 'address', label: 'Address' },
+  curp: { key: 'curp', label: 'CURP' },
+  rfc: { key: 'rfc', label: 'RFC' },
+  cuit: { key: 'cuit', label: 'CUIT' },
+  cpf: { key: 'cpf', label: 'CPF' },
 };
-const dateFields = new Set(['dateOfBirth', 'expiryDate', 'issueDate']);
+const dateFields = new Set(['dateOfBirth', 'expirationDate', 'emissionDate']);
+/** Identifiers that give a person away on their own; the hosted API marks them sensitive. */
+const sensitiveFields = new Set([
+  'documentNumber',
+  'curp',
+  'rfc',
+  'cuit',
+  'cpf',
+  'cde',
+  'ocrNumber',
+  'address',
+]);
+/** Labels of fields a sample's marker may carry beyond the common ones. */
+const extraLabels: Record<string, string> = {
+  cde: 'Voter card key (CDE)',
+  ocrNumber: 'OCR number',
+  emissionNumber: 'Emission number',
+};
 
 /** Synthetic scores are derived from stable inputs, so the same files always give the same data. */
 const stableNumber = (text: string, min: number, max: number) => {
@@ -103,7 +130,7 @@ function documentSteps(
   const steps: StepResult[] = [];
   steps.push(
     person
-      ? ok('document-reading', { fields: fieldsOf(person) })
+      ? ok('document-reading', fieldsOf(person))
       : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
   );
   if (hasBiometric)
@@ -174,12 +201,20 @@ function documentSteps(
 
 function fieldsOf(person: Person): DocumentResult['fields'] {
   const fields: DocumentResult['fields'] = {};
-  for (const [key, label] of Object.entries(fieldLabels)) {
-    const value = person[key as keyof typeof fieldLabels];
-    if (value === undefined) continue;
-    fields[key] = dateFields.has(key) ? { value, label, format: 'date' } : { value, label };
+  const put = (key: string, value: string, label: string) => {
+    fields[key] = {
+      value,
+      label,
+      ...(dateFields.has(key) ? { format: 'date' as const } : {}),
+      ...(sensitiveFields.has(key) ? { sensitive: true } : {}),
+    };
+  };
+  for (const [fact, { key, label }] of Object.entries(wireFields)) {
+    const value = person[fact as keyof typeof wireFields];
+    if (typeof value === 'string') put(key, value, label);
   }
-  for (const [key, value] of Object.entries(person.extra ?? {})) fields[key] ??= { value, label: key };
+  for (const [key, value] of Object.entries(person.extra ?? {}))
+    if (!(key in fields)) put(key, value, extraLabels[key] ?? key);
   return fields;
 }
 
@@ -210,9 +245,16 @@ export function buildResult(
   const steps: StepResult[] = [];
   const biometric = accepted.get('biometric');
   if (plan.biometric === 'selfie-video') {
-    steps.push(ok('liveness', { videoMedia: biometric?.media_id ?? null, synthetic: true }));
+    const frames = factsOf(biometric).frames;
+    steps.push(
+      ok('liveness', {
+        videoMedia: biometric?.media_id ?? null,
+        spriteMedia: frames?.spriteMedia ?? null,
+        selfieMedia: frames?.selfieMedia ?? null,
+      }),
+    );
   } else if (plan.biometric === 'selfie-photo') {
-    steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null, synthetic: true }));
+    steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null }));
   }
   const ip = v.ip ?? null;
   const isLocal = !ip || /^(127\.|10\.|192\.168\.|::1$|::ffff:127\.|172\.(1[6-9]|2\d|3[01])\.)/.test(ip);
@@ -258,7 +300,7 @@ export function buildResult(
     if (doc.country === '') continue;
     const dob = doc.fields.dateOfBirth?.value;
     if (age === null && typeof dob === 'string') age = ageOn(dob, now);
-    const expiry = doc.fields.expiryDate?.value;
+    const expiry = doc.fields.expirationDate?.value;
     if (!(doc.type in expired)) {
       expired[doc.type] = typeof expiry === 'string' ? expiry < now.toISOString().slice(0, 10) : null;
     }
@@ -319,34 +361,44 @@ function mediaUrl(ctx: ServiceContext, id: string | null | undefined) {
   return id ? `${ctx.baseUrl()}/media/${id}` : null;
 }
 
-export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean, running: boolean) => {
+/** Media ids kept in a step's data, and the URL keys the hosted API gives them. */
+const mediaKeys = { videoMedia: 'videoUrl', spriteMedia: 'spriteUrl', selfieMedia: 'selfieUrl' } as const;
+
+export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean, running: boolean): Step => {
   if (!done) return { id: step.id, status: running ? 100 : 0, data: {}, error: null };
   const data = { ...step.data };
-  for (const key of ['videoMedia', 'selfieMedia'] as const) {
+  for (const [key, urlKey] of Object.entries(mediaKeys)) {
     if (key in data) {
       const url = mediaUrl(ctx, data[key] as string | null);
       delete data[key];
-      data[key === 'videoMedia' ? 'videoUrl' : 'selfiePhotoUrl'] = url;
+      data[urlKey] = url;
     }
   }
-  return { ...step, data };
+  return { ...step, data, reused: false, cacheHit: false };
 };
 
-/** GET /v2/verifications/{id} (contract 6). */
-export function verificationView(ctx: ServiceContext, v: VerificationRow, inputs: InputRow[]) {
+/** GET /v2/verifications/{id}, in the hosted API's shape (verificationDataSchema). */
+export function verificationView(
+  ctx: ServiceContext,
+  v: VerificationRow,
+  inputs: InputRow[],
+): VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string } {
   const plan = ctx.plans.get(v.flow_id)!;
   const result = v.result ? (JSON.parse(v.result) as ProcessingResult) : null;
   const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+  const inputList = inputsView(plan, inputs);
   const base = {
     id: v.id,
-    identity: { id: v.identity, status: v.status },
-    flow: { id: plan.flow.id, name: plan.flow.name },
-    metadata: v.metadata ? (JSON.parse(v.metadata) as Record<string, unknown>) : {},
     expired: v.expired === 1,
-    inputs: inputsView(plan, inputs),
+    flow: { id: plan.flow.id, name: plan.flow.name },
+    identity: { id: v.identity, status: v.status },
+    metadata: v.metadata ? (JSON.parse(v.metadata) as Record<string, unknown>) : {},
+    deviceFingerprint: deviceFingerprintOf(v),
+    inputs: inputList,
     createdAt: new Date(v.created_at).toISOString(),
     updatedAt: new Date(v.updated_at).toISOString(),
   };
+  const waitingForRetake = inputList.some((i) => i.status === 100);
   if (!result) {
     // Not started: the steps to come, and the documents received so far.
     const documents = plan.documents.flatMap((d) => {
@@ -361,43 +413,68 @@ export function verificationView(ctx: ServiceContext, v: VerificationRow, inputs
           region: typeof data.region === 'string' && data.region ? data.region : null,
           photos: [front.media_id, back?.media_id].flatMap((m) => (m ? [mediaUrl(ctx, m)!] : [])),
           steps: [],
+          fields: {},
         },
       ];
     });
-    return { ...base, steps: [], documents, computed: undefined, financialInformation: null };
+    return {
+      ...base,
+      steps: [],
+      documents,
+      computed: null,
+      hasProblem: waitingForRetake,
+      financialInformation: null,
+    };
   }
   const done = new Set(result.done);
   const keys = stepKeys(result);
   const runningKey = v.status === 'running' ? keys.find((k) => !done.has(k)) : undefined;
-  return {
-    ...base,
-    steps: result.steps.map((s) =>
-      renderStep(ctx, s, done.has(`steps.${s.id}`), runningKey === `steps.${s.id}`),
-    ),
-    documents: result.documents.map((d, i) => ({
+  const steps = result.steps.map((s) =>
+    renderStep(ctx, s, done.has(`steps.${s.id}`), runningKey === `steps.${s.id}`),
+  );
+  const documents = result.documents.map((d, i) => {
+    const docSteps = d.steps.map((s) =>
+      renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
+    );
+    // The read fields show once document reading is done, as in its step.
+    const read = docSteps.find((s) => s.id === 'document-reading')?.status === 200;
+    return {
       type: d.type,
       country: d.country,
       region: d.region,
       photos: d.media.map((m) => mediaUrl(ctx, m)!),
-      steps: d.steps.map((s) =>
-        renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
-      ),
-      ...(d.country ? { fields: d.fields } : {}),
-    })),
-    computed: v.status === 'running' ? undefined : result.computed,
-    financialInformation: v.status === 'running' ? null : result.financialInformation,
+      steps: docSteps,
+      fields: read ? d.fields : {},
+    };
+  });
+  const finished = v.status !== 'running';
+  return {
+    ...base,
+    steps,
+    documents,
+    computed: finished ? result.computed : null,
+    hasProblem: waitingForRetake || [...steps, ...documents.flatMap((d) => d.steps)].some((s) => !!s.error),
+    financialInformation: finished ? result.financialInformation : null,
     customFields: result.customFields,
-  };
+  } as VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string };
 }
 
-/** The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted). */
-export function inputsView(plan: FlowPlan, inputs: InputRow[]) {
+/** What the hosted API reports of the device that created the verification. */
+export function deviceFingerprintOf(v: VerificationRow): DeviceFingerprint {
+  return { ua: v.ua ?? null, ip: v.ip ?? null, vpnDetectionEnabled: false };
+}
+
+/**
+ * The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted);
+ * `connection-data` (the device's address and agent) is in from the creation on.
+ */
+export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
   const bySlot = new Map(inputs.map((i) => [i.slot, i]));
   const statusOf = (slot: string) => {
     const row = bySlot.get(slot);
     return row?.status === 'failed' ? 100 : row?.status === 'accepted' ? 200 : 0;
   };
-  return plannedInputs(plan).map((input) => {
+  const planned = plannedInputs(plan).map((input): FlowInput => {
     if (input.group !== undefined) {
       const front = bySlot.get(`document:${input.group}:front`);
       const back = bySlot.get(`document:${input.group}:back`);
@@ -412,4 +489,5 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]) {
           : 'biometric';
     return { ...input, status: statusOf(slot) };
   });
+  return [{ id: 'connection-data', status: 200 }, ...planned];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CustomFieldDefinition } from './flow';
-import type { CustomField } from './inputs';
+import type { CustomField } from './contract/send-input';
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 const isRealDate = (value: string) => {
@@ -39,7 +39,10 @@ function valueSchema(field: CustomFieldDefinition): z.ZodType<string> {
  * the wizard's form and by the service when it checks a custom-fields descriptor.
  */
 export function customFieldValuesSchema(fields: readonly CustomFieldDefinition[]) {
-  return z.object(Object.fromEntries(fields.map((f) => [f.name, valueSchema(f)])));
+  // A field that is not required may be left out altogether, as a client of the hosted API does.
+  return z.object(
+    Object.fromEntries(fields.map((f) => [f.name, f.required ? valueSchema(f) : valueSchema(f).optional()])),
+  );
 }
 
 /** Form values → the descriptor's data.fields, carrying each field's mapping. */

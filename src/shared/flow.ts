@@ -136,3 +136,18 @@ export type Flow = z.infer<typeof flowSchema>;
 
 export const flowSummarySchema = z.object({ id: z.string(), name: z.string() });
 export type FlowSummary = z.infer<typeof flowSummarySchema>;
+
+/**
+ * Flow definitions from their JSON files (the service's dashboard, the BFF's configuration):
+ * each validated, ids unique; a bad file is an error that names it.
+ */
+export function parseFlowFiles(files: { name: string; text: string }[]): Map<string, Flow> {
+  const flows = new Map<string, Flow>();
+  for (const { name, text } of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+    const parsed = flowSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`flow ${name}: ${parsed.error.message}`);
+    if (flows.has(parsed.data.id)) throw new Error(`flow ${name}: duplicate id ${parsed.data.id}`);
+    flows.set(parsed.data.id, parsed.data);
+  }
+  return flows;
+}

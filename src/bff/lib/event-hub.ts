@@ -1,4 +1,4 @@
-import type { StaffStreamEvent } from '@/shared/bff-api';
+import type { StaffStreamEvent } from '@/shared/contract/bff-api';
 
 type Listener = (event: StaffStreamEvent) => void;
 

@@ -1,4 +1,4 @@
-import { bffPaths } from '@/shared/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 
 const mediaPath = /\/media\/([A-Za-z0-9._~-]{1,200})$/;
 const verificationPath = /\/v2\/verifications\/([A-Za-z0-9._-]{1,128})$/;

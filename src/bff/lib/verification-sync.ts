@@ -1,36 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { VerificationSummary } from '@/shared/bff-api';
-import { creditCheckResultEventSchema } from '@/shared/credit-check';
-import { identityStatus, verificationEventSchema, type IdentityStatus } from '@/shared/verification';
+import type { VerificationSummary } from '@/shared/contract/bff-api';
+import { creditCheckResultEventSchema } from '@/shared/contract/credit-check';
+import { verificationDataSchema, type VerificationData } from '@/shared/contract/verification';
+import { verificationEventSchema } from '@/shared/contract/webhooks';
 import type { BffStore, PendingEvent } from '../store/store';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import type { EventHub } from './event-hub';
 import { rewriteMediaUrls } from './media-urls';
-
-interface RawVerification {
-  id?: unknown;
-  identity?: { status?: unknown; id?: unknown; _id?: unknown } | string | null;
-  flow?: { id?: unknown; name?: unknown } | null;
-  steps?: { id?: unknown; status?: unknown }[];
-  documents?: { type?: unknown; steps?: { id?: unknown; status?: unknown }[] }[];
-}
-
-export const statusOfData = (data: RawVerification): IdentityStatus =>
-  identityStatus.safeParse(typeof data.identity === 'object' ? data.identity?.status : undefined).data ??
-  'pending';
-
-/** Names of the steps and document checks that are done (status 200), for the SPA's progress line. */
-export function completedStepsOf(data: RawVerification): string[] {
-  const done: string[] = [];
-  for (const step of data.steps ?? [])
-    if (step.status === 200 && typeof step.id === 'string') done.push(step.id);
-  for (const doc of data.documents ?? []) {
-    for (const step of doc.steps ?? []) {
-      if (step.status === 200 && typeof step.id === 'string') done.push(`${String(doc.type)}:${step.id}`);
-    }
-  }
-  return done;
-}
+import { upstreamFailed } from '../errors';
 
 const verificationIdIn = /^\/v2\/verifications\/([^/?#]+)$/;
 
@@ -64,36 +41,34 @@ export class VerificationSync {
     return { verificationId: decodeURIComponent(match[1]), fetchable: local !== null };
   }
 
-  /** Fetches the service's data of a verification now and stores it; null if it has none. */
+  /** Fetches the service's data of a verification now and stores it. */
   async refresh(
     verificationId: string,
     requestId?: string,
-  ): Promise<{ data: unknown; summary: VerificationSummary }> {
+  ): Promise<{ data: VerificationData; summary: VerificationSummary }> {
     const run = async () => {
-      const { body } = await this.upstream.json<RawVerification>(
+      const { body } = await this.upstream.json(
         'GET',
         `/v2/verifications/${encodeURIComponent(verificationId)}`,
         { requestId },
       );
-      const { media } = rewriteMediaUrls(body, this.upstream.origin);
+      const parsed = verificationDataSchema.safeParse(body);
+      if (!parsed.success) {
+        this.log.warn({ issue: parsed.error.issues[0] }, 'verification data of an unknown shape');
+        throw upstreamFailed('The verification service sent data of an unknown shape.');
+      }
+      const data = parsed.data;
+      const { media } = rewriteMediaUrls(data, this.upstream.origin);
       if (media.length) await this.store.rememberMedia(media);
-      const flowId = typeof body.flow?.id === 'string' ? body.flow.id : 'unknown';
-      const identityObj = typeof body.identity === 'object' ? body.identity : null;
-      const identity =
-        typeof identityObj?.id === 'string'
-          ? identityObj.id
-          : typeof identityObj?._id === 'string'
-            ? identityObj._id
-            : null;
       const saved = await this.store.saveVerificationData(verificationId, {
-        data: body,
-        status: statusOfData(body),
-        identity,
-        flowId,
-        flowName: typeof body.flow?.name === 'string' ? body.flow.name : null,
+        data,
+        status: data.identity.status,
+        identity: data.identity.id ?? null,
+        flowId: data.flow.id,
+        flowName: data.flow.name,
       });
       if (saved.changed) this.hub.publish({ kind: 'verification', verification: saved.summary });
-      return { data: body as unknown, summary: saved.summary };
+      return { data, summary: saved.summary };
     };
     const previous = this.chains.get(verificationId) ?? Promise.resolve();
     const next = previous.then(run, run);

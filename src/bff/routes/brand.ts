@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Brand } from '@/shared/bff-api';
-import { bffPaths } from '@/shared/bff-paths';
+import type { Brand } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { accessibleAccent } from '@/shared/color-contrast';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';

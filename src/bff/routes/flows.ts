@@ -1,19 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { flowListSchema } from '@/shared/contract/service-api';
+import { flowSchema, parseFlowFiles, type Flow } from '@/shared/flow';
 import type { BffDeps } from '../deps';
+import { notFound } from '../errors';
 
 const flowParams = z.object({ flowId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) });
 
-/** The flows (the service's dashboard configuration) the SPA walks the person through. */
-export function flowRoutes(app: FastifyInstance, { upstream }: BffDeps) {
-  app.get(
-    '/api/flows',
-    async (request) => (await upstream.json('GET', '/v2/flows', { requestId: request.id })).body,
+/** The flow definitions of FLOWS_DIR, read and validated once at start. */
+export function loadFlowConfig(dir: string): Map<string, Flow> {
+  const names = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  return parseFlowFiles(names.map((name) => ({ name, text: fs.readFileSync(path.join(dir, name), 'utf8') })));
+}
+
+/**
+ * The flows the SPA walks the person through. They come from the BFF's own configuration, as the
+ * hosted service has no route that lists them.
+ */
+export function flowRoutes(app: FastifyInstance, { flows }: BffDeps) {
+  app.get('/api/flows', { schema: { response: { 200: flowListSchema } } }, async () =>
+    [...flows.values()].map((f) => ({ id: f.id, name: f.name })),
   );
 
-  app.get('/api/flows/:flowId', async (request) => {
-    const { flowId } = flowParams.parse(request.params);
-    return (await upstream.json('GET', `/v2/flows/${encodeURIComponent(flowId)}`, { requestId: request.id }))
-      .body;
-  });
+  app.get(
+    '/api/flows/:flowId',
+    { schema: { params: flowParams, response: { 200: flowSchema } } },
+    async (request) => {
+      const flow = flows.get((request.params as z.infer<typeof flowParams>).flowId);
+      if (!flow) throw notFound('No such flow.');
+      return flow;
+    },
+  );
 }

@@ -1,28 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { BffDeps } from '../deps';
-import { BffHttpError } from '../errors';
+
+const healthSchema = z.object({ ok: z.boolean(), upstream: z.enum(['ok', 'unavailable', 'error']) });
 
 /**
- * Readiness: 200 `{ok: true, upstream: 'ok'}` when the service answers with our credentials,
- * otherwise 503 `{ok: false, upstream: 'unavailable' | 'error'}`, so that whoever waits for the
- * product (Playwright's webServer, a load balancer) waits for both processes.
+ * Readiness: 200 `{ok: true, upstream: 'ok'}` when the service issues a token for our credentials
+ * (`/oauth`, a route every service has), otherwise 503 `{ok: false, upstream: 'unavailable' |
+ * 'error'}`, so that whoever waits for the product (Playwright, a load balancer) waits for both.
  */
 export function healthRoutes(app: FastifyInstance, { upstream }: BffDeps) {
-  app.get('/api/health', async (request, reply) => {
-    let status: 'ok' | 'unavailable' | 'error' = 'ok';
-    try {
-      const res = await upstream.call({
-        method: 'GET',
-        path: '/v2/flows',
-        timeoutMs: 3_000,
-        requestId: request.id,
-      });
-      await res.body.dump();
-      if (res.statusCode >= 400) status = 'error';
-    } catch (error) {
-      status =
-        error instanceof BffHttpError && error.body.code === 'upstream.unavailable' ? 'unavailable' : 'error';
-    }
-    return reply.code(status === 'ok' ? 200 : 503).send({ ok: status === 'ok', upstream: status });
-  });
+  app.get(
+    '/api/health',
+    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    async (_request, reply) => {
+      const status = await upstream.credentialsWork();
+      return reply.code(status === 'ok' ? 200 : 503).send({ ok: status === 'ok', upstream: status });
+    },
+  );
 }

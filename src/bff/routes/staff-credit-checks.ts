@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import {
   arCreditCheckFormSchema,
   brCreditCheckFormSchema,
   creditCheckAcceptedSchema,
-} from '@/shared/credit-check';
+} from '@/shared/contract/credit-check';
 import type { BffDeps } from '../deps';
 import { upstreamFailed } from '../errors';
 
 /** Credit checks started from the console; their results arrive on /webhooks/credit-check. */
-export function staffCreditCheckRoutes(app: FastifyInstance, { upstream, store, hub, publicUrl }: BffDeps) {
+export function staffCreditCheckRoutes(
+  app: FastifyInstance,
+  { upstream, store, hub, publicUrl, config }: BffDeps,
+) {
   const start = async (country: 'ar' | 'br', form: Record<string, unknown>, requestId: string) => {
-    const { body } = await upstream.json('POST', `/creditchecks/v1/${country}/credit-bureau`, {
+    const { body } = await upstream.json('POST', `/creditchecks/v1/${country}/${config.creditCheckSegment}`, {
       body: { ...form, callbackUrl: `${publicUrl()}/webhooks/credit-check` },
       requestId,
     });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { staffLoginSchema } from '@/shared/bff-api';
+import { staffLoginSchema } from '@/shared/contract/bff-api';
 import type { BffDeps } from '../deps';
 import { authError, BffHttpError } from '../errors';
 import { signedCookie, STAFF_COOKIE, STAFF_SESSION_MS } from '../lib/sessions';

@@ -1,21 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CreatedVerification, VerificationStatus } from '@/shared/bff-api';
-import { createVerificationSchema } from '@/shared/verification';
+import {
+  createdVerificationSchema,
+  createVerificationRequestSchema,
+  verificationStatusSchema,
+  type CreatedVerification,
+  type CreateVerificationRequest,
+  type VerificationStatus,
+} from '@/shared/contract/bff-api';
+import { creationAnswerSchema } from '@/shared/contract/service-api';
+import { completedStepsOf } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { forbidden, upstreamFailed } from '../errors';
-import { completedStepsOf, statusOfData } from '../lib/verification-sync';
 import { captureSessionId, ensureCaptureSession } from '../lib/sessions';
 import { envelopeOf } from '../upstream/upstream-client';
 
 export const serviceId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
 const verificationParams = z.object({ id: serviceId });
 
-interface CreatedByService {
-  id?: unknown;
-  identity?: unknown;
-  flow?: { id?: unknown; name?: unknown };
-}
+/** What the service should see of the person behind the BFF: their browser's user agent. */
+const personHeaders = (request: FastifyRequest): Record<string, string> => {
+  const ua = request.headers['user-agent'];
+  return typeof ua === 'string' ? { 'user-agent': ua.slice(0, 512) } : {};
+};
 
 /** Creates verifications for the browser's session, and lets it act on its own ones only. */
 export function verificationRoutes(app: FastifyInstance, { upstream, store, hub, sync }: BffDeps) {
@@ -26,35 +33,32 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
     return id;
   };
 
-  app.post('/api/verifications', async (request, reply) => {
-    const body = createVerificationSchema.parse(request.body);
-    const { body: created } = await upstream.json<CreatedByService>('POST', '/v2/verifications', {
-      body: { flowId: body.flowId, metadata: body.metadata ?? {} },
-      requestId: request.id,
-    });
-    const identity =
-      typeof created.identity === 'string'
-        ? created.identity
-        : typeof (created.identity as { id?: unknown } | null)?.id === 'string'
-          ? (created.identity as { id: string }).id
-          : null;
-    if (typeof created.id !== 'string' || !identity)
-      throw upstreamFailed('The service created no verification.');
-    const flow = {
-      id: typeof created.flow?.id === 'string' ? created.flow.id : body.flowId,
-      name: typeof created.flow?.name === 'string' ? created.flow.name : body.flowId,
-    };
-    const session = ensureCaptureSession(request, reply);
-    const summary = await store.bindVerification(session, {
-      verificationId: created.id,
-      identity,
-      flowId: flow.id,
-      flowName: flow.name,
-    });
-    hub.publish({ kind: 'verification', verification: summary });
-    const answer: CreatedVerification = { verificationId: created.id, identity, flow };
-    return reply.code(201).send(answer);
-  });
+  app.post(
+    '/api/verifications',
+    { schema: { body: createVerificationRequestSchema, response: { 201: createdVerificationSchema } } },
+    async (request, reply) => {
+      const body = request.body as CreateVerificationRequest;
+      const { body: answer } = await upstream.json('POST', '/v2/verifications', {
+        body: { flowId: body.flowId, metadata: body.metadata ?? {} },
+        requestId: request.id,
+        // The device fingerprint is the person's, not the BFF's.
+        headers: personHeaders(request),
+      });
+      const created = creationAnswerSchema.safeParse(answer);
+      if (!created.success) throw upstreamFailed('The service created no verification.');
+      const { id, identity, flow } = created.data;
+      const session = ensureCaptureSession(request, reply);
+      const summary = await store.bindVerification(session, {
+        verificationId: id,
+        identity,
+        flowId: flow.id,
+        flowName: flow.name,
+      });
+      hub.publish({ kind: 'verification', verification: summary });
+      const result: CreatedVerification = { verificationId: id, identity, flow };
+      return reply.code(201).send(result);
+    },
+  );
 
   app.put('/api/verifications/:id/skip-upload-wait', async (request, reply) => {
     const id = await requireOwnVerification(request);
@@ -68,15 +72,18 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
     return reply.code(204).send();
   });
 
-  app.get('/api/verifications/:id/status', async (request) => {
-    const id = await requireOwnVerification(request);
-    const { data } = await sync.refresh(id, request.id);
-    const raw = data as Parameters<typeof statusOfData>[0];
-    const status: VerificationStatus = {
-      verificationId: id,
-      status: statusOfData(raw),
-      completedSteps: completedStepsOf(raw),
-    };
-    return status;
-  });
+  app.get(
+    '/api/verifications/:id/status',
+    { schema: { params: verificationParams, response: { 200: verificationStatusSchema } } },
+    async (request) => {
+      const id = await requireOwnVerification(request);
+      const { data } = await sync.refresh(id, request.id);
+      const status: VerificationStatus = {
+        verificationId: id,
+        status: data.identity.status,
+        completedSteps: completedStepsOf(data),
+      };
+      return status;
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { creditCheckResultEventSchema } from '@/shared/credit-check';
-import { verificationEventSchema } from '@/shared/verification';
+import { creditCheckResultEventSchema } from '@/shared/contract/credit-check';
+import { verificationEventSchema } from '@/shared/contract/webhooks';
 import type { BffDeps } from '../deps';
 import { BffHttpError, validationError } from '../errors';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
-import { identityStatus, type IdentityStatus } from '@/shared/verification';
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
+import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
 import type {
   BffStore,
   NewEvent,
@@ -297,6 +297,16 @@ export class SqliteStore implements BffStore {
   async getVerification(id: string): Promise<StoredVerification | null> {
     const row = this.verificationRow(id);
     return row ? { summary: toSummary(row), data: row.data === null ? null : JSON.parse(row.data) } : null;
+  }
+
+  async deleteVerification(id: string, mediaIds: string[]) {
+    this.db.transaction(() => {
+      this.sql('DELETE FROM events WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM session_verifications WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM verifications WHERE id = ?').run(id);
+      const dropMedia = this.sql('DELETE FROM media WHERE id = ?');
+      for (const mediaId of mediaIds) dropMedia.run(mediaId);
+    })();
   }
 
   async listVerifications(filter: VerificationFilter) {

@@ -1,5 +1,5 @@
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/bff-api';
-import type { IdentityStatus } from '@/shared/verification';
+import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
+import type { IdentityStatus } from '@/shared/contract/verification';
 
 /** A verification as the BFF knows it: its summary and the latest data fetched from the service. */
 export interface StoredVerification {
@@ -74,6 +74,12 @@ export interface BffStore {
   ): Promise<{ summary: VerificationSummary; changed: boolean; created: boolean }>;
   getVerification(id: string): Promise<StoredVerification | null>;
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
+
+  /**
+   * Erasure: the verification, its events, its session bindings and the media links given (those
+   * its data pointed to). After it the BFF holds nothing of the verification.
+   */
+  deleteVerification(id: string, mediaIds: string[]): Promise<void>;
 
   /** Inserts a pending credit check, unless its result already arrived (then returns that). */
   createCreditCheck(record: CreditCheckRecord): Promise<CreditCheckRecord>;

@@ -1,5 +1,7 @@
 import { Pool, type buildConnector, type Dispatcher } from 'undici';
 import { BffHttpError, upstreamFailed, upstreamUnavailable } from '../errors';
+import { requestErrorSchema } from '@/shared/contract/send-input';
+import { tokenSchema } from '@/shared/contract/service-api';
 import { TokenCache } from './token-cache';
 
 type Body = Dispatcher.DispatchOptions['body'];
@@ -111,27 +113,39 @@ export class UpstreamClient {
     return parsed.pathname.slice(this.basePath.length) + parsed.search;
   }
 
-  private async fetchToken() {
+  private async postOAuth(timeoutMs?: number) {
     const basic = Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64');
-    const res = await this.raw({
+    return this.raw({
       method: 'POST',
       path: '/oauth',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials',
+      timeoutMs,
     });
+  }
+
+  private async fetchToken() {
+    const res = await this.postOAuth();
     if (res.statusCode !== 200) {
       await res.body.dump();
       throw upstreamFailed('The verification service refused our credentials.', 'upstream.auth');
     }
-    const body = (await res.body.json()) as {
-      access_token?: unknown;
-      expiresIn?: unknown;
-      expires_in?: unknown;
-    };
-    const expiresIn = Number(body.expiresIn ?? body.expires_in ?? 3600);
-    if (typeof body.access_token !== 'string')
-      throw upstreamFailed('The verification service sent no token.', 'upstream.auth');
-    return { accessToken: body.access_token, expiresIn: Number.isFinite(expiresIn) ? expiresIn : 3600 };
+    const token = tokenSchema.safeParse(await res.body.json().catch(() => null));
+    if (!token.success) throw upstreamFailed('The verification service sent no token.', 'upstream.auth');
+    return { accessToken: token.data.access_token, expiresIn: token.data.expiresIn };
+  }
+
+  /** Health: whether the service answers /oauth and issues a token for our credentials. */
+  async credentialsWork(): Promise<'ok' | 'unavailable' | 'error'> {
+    try {
+      const res = await this.postOAuth(3_000);
+      await res.body.dump();
+      return res.statusCode === 200 ? 'ok' : 'error';
+    } catch (error) {
+      return error instanceof BffHttpError && error.body.code === 'upstream.unavailable'
+        ? 'unavailable'
+        : 'error';
+    }
   }
 
   /** One call without the token; connection failures become 503 envelopes. */
@@ -208,7 +222,7 @@ export class UpstreamClient {
   async json<T = unknown>(
     method: Dispatcher.HttpMethod,
     path: string,
-    options: { body?: unknown; requestId?: string } = {},
+    options: { body?: unknown; requestId?: string; headers?: Headers } = {},
   ): Promise<{ statusCode: number; body: T }> {
     const res = await this.call({
       method,
@@ -216,8 +230,8 @@ export class UpstreamClient {
       requestId: options.requestId,
       headers:
         options.body === undefined
-          ? { accept: 'application/json' }
-          : { accept: 'application/json', 'content-type': 'application/json' },
+          ? { ...options.headers, accept: 'application/json' }
+          : { ...options.headers, accept: 'application/json', 'content-type': 'application/json' },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -238,26 +252,14 @@ export class UpstreamClient {
   }
 }
 
-const errorTypes = ['IntegrationError', 'ValidationError', 'SystemError', 'AuthError'] as const;
-
 /** The service's request-level error turned into the BFF's envelope, keeping the status (5xx → 502). */
 export async function envelopeOf(res: UpstreamResponse): Promise<BffHttpError> {
-  let body: { code?: unknown; type?: unknown; name?: unknown; message?: unknown } = {};
-  try {
-    body = (await res.body.json()) as typeof body;
-  } catch {
-    // Not JSON (a proxy's HTML page, say): the status alone tells enough.
-  }
+  // Not JSON (a proxy's HTML page, say), or another shape: the status alone tells enough.
+  const body = requestErrorSchema.safeParse(await res.body.json().catch(() => null)).data;
   if (res.statusCode >= 500) return upstreamFailed();
-  const type =
-    errorTypes.find((t) => t === body?.type) ?? (res.statusCode === 401 ? 'AuthError' : 'IntegrationError');
-  const code =
-    typeof body?.code === 'string'
-      ? body.code
-      : typeof body?.name === 'string'
-        ? body.name
-        : `upstream.${res.statusCode}`;
-  const message =
-    typeof body?.message === 'string' ? body.message : `The verification service answered ${res.statusCode}.`;
-  return new BffHttpError(res.statusCode, { code, type, message });
+  return new BffHttpError(res.statusCode, {
+    code: typeof body?.code === 'string' ? body.code : (body?.name ?? `upstream.${res.statusCode}`),
+    type: body?.type ?? (res.statusCode === 401 ? 'AuthError' : 'IntegrationError'),
+    message: body?.message ?? `The verification service answered ${res.statusCode}.`,
+  });
 }

@@ -1,4 +1,4 @@
-import type { BankStatement } from '@/shared/verification';
+import type { BankStatement } from '@/shared/contract/verification';
 
 /**
  * The one statement template the embedded service reads ("IDV statement v1", see README.md): a title

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@/shared/error-codes';
 import type { FileFormat } from '@/shared/file-format';
-import type { BankStatement } from '@/shared/verification';
+import type { BankStatement } from '@/shared/contract/verification';
 
 /** A file of a send-input request, already streamed to disk and sniffed by the route. */
 export interface StoredFile {
@@ -49,6 +49,8 @@ export interface InputFacts {
   person?: Person;
   /** Parsed statement of a bank-document input. */
   bankStatement?: BankStatement;
+  /** Stills taken from a liveness video (media ids): a selfie frame and a sprite of frames. */
+  frames?: { selfieMedia: string | null; spriteMedia: string | null };
   /** Text read from a PDF, trimmed (for custom documents). */
   text?: string;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditCheckAcceptedSchema, creditCheckResultEventSchema } from '@/shared/credit-check';
+import { creditCheckAcceptedSchema, creditCheckResultEventSchema } from '@/shared/contract/credit-check';
 import { startReceiver, startService, waitFor, type RunningService } from '../test-helpers';
 
 let svc: RunningService;

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { arCreditCheckSchema, brCreditCheckSchema } from '@/shared/credit-check';
+import {
+  arCreditCheckSchema,
+  brCreditCheckSchema,
+  creditCheckAcceptedSchema,
+} from '@/shared/contract/credit-check';
 import type { ServiceContext } from '../context';
 import { syntheticBureauResult } from '../credit-bureau';
 import { unprocessable } from '../errors';
@@ -50,10 +54,14 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
     ctx.outbox.resume();
     return { id, status: 'pending' as const };
   };
-  app.post('/creditchecks/v1/ar/credit-bureau', async (request, reply) =>
-    reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
-  );
-  app.post('/creditchecks/v1/br/credit-bureau', async (request, reply) =>
-    reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
-  );
+  // The hosted path ends in `credit-bureau`; CREDIT_CHECK_SEGMENTS adds others.
+  const schema = { response: { 202: creditCheckAcceptedSchema } };
+  for (const segment of ctx.config.creditCheckSegments) {
+    app.post(`/creditchecks/v1/ar/${segment}`, { schema }, async (request, reply) =>
+      reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
+    );
+    app.post(`/creditchecks/v1/br/${segment}`, { schema }, async (request, reply) =>
+      reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
+    );
+  }
 }

@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { createdIdentitySchema, createVerificationSchema } from '@/shared/contract/service-api';
+import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import type { ServiceContext } from '../context';
 import type { Lifecycle } from '../lifecycle';
 import { sendInput } from '../send-input';
-import { parseCreation } from './verifications';
+import { createVerification } from './verifications';
+
+const creationBody = createVerificationSchema.optional();
 
 export async function identityRoutes(
   app: FastifyInstance,
@@ -13,23 +18,33 @@ export async function identityRoutes(
   // Any other content type reaches the handler unread, to be refused as "not multipart" (contract 4).
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // The older creation form (contract 3), kept for existing client libraries.
-  app.post('/v2/identities', async (request) => {
-    const { plan, metadata } = parseCreation(ctx, request.body);
-    const v = lifecycle.create(plan.flow.id, metadata);
-    return {
-      _id: v.identity,
-      status: 'pending',
-      flowId: plan.flow.id,
-      metadata: metadata ?? {},
-      dateCreated: new Date(v.created_at).toISOString(),
-      dateUpdated: new Date(v.updated_at).toISOString(),
-      verificationId: v.id,
-    };
-  });
+  // The older creation form (contract 3), which existing client libraries use.
+  app.post(
+    '/v2/identities',
+    { schema: { body: creationBody, response: { 200: createdIdentitySchema } } },
+    async (request) => {
+      const body = request.body as z.output<typeof creationBody>;
+      const { plan, v, metadata } = createVerification(ctx, lifecycle, request, body);
+      return {
+        _id: v.identity,
+        status: 'pending' as const,
+        flowId: plan.flow.id,
+        metadata,
+        dateCreated: new Date(v.created_at).toISOString(),
+        dateUpdated: new Date(v.updated_at).toISOString(),
+        verificationId: v.id,
+      };
+    },
+  );
 
   app.post<{ Params: { identity: string } }>(
     '/v2/identities/:identity/send-input',
+    {
+      schema: {
+        response: { 201: sendInputResponseSchema },
+        // The multipart body is read as a stream by the route; documented here, not validated.
+      },
+    },
     async (request, reply) => {
       const results = await sendInput(ctx, lifecycle, request, request.params.identity);
       return reply.status(201).send(results);

@@ -6,18 +6,22 @@ import { notFound } from '../errors';
 
 /** GET /media/{mediaId}: a stored input file (spec 4.6), bearer-protected like everything else. */
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
-  app.get<{ Params: { mediaId: string } }>('/media/:mediaId', async (request, reply) => {
-    const file = ctx.media.pathOf(request.params.mediaId);
-    const row = file
-      ? (ctx.db.prepare('SELECT format, size FROM media WHERE id = ?').get(request.params.mediaId) as
-          { format: FileFormat; size: number } | undefined)
-      : undefined;
-    if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
-    return reply
-      .header('content-type', mimeOf[row.format])
-      .header('content-length', row.size)
-      .header('cache-control', 'private, max-age=300')
-      .header('x-content-type-options', 'nosniff')
-      .send(fs.createReadStream(file));
-  });
+  app.get<{ Params: { mediaId: string } }>(
+    '/media/:mediaId',
+    { schema: { response: { 200: { contentType: 'application/octet-stream' } } } },
+    async (request, reply) => {
+      const file = ctx.media.pathOf(request.params.mediaId);
+      const row = file
+        ? (ctx.db.prepare('SELECT format, size FROM media WHERE id = ?').get(request.params.mediaId) as
+            { format: FileFormat; size: number } | undefined)
+        : undefined;
+      if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
+      return reply
+        .header('content-type', mimeOf[row.format])
+        .header('content-length', row.size)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(fs.createReadStream(file));
+    },
+  );
 }

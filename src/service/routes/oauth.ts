@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { tokenSchema } from '@/shared/contract/service-api';
 import { checkClientCredentials, issueToken } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -42,7 +43,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  app.post('/oauth', async (request, reply) => {
+  app.post('/oauth', { schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
     const wait = attempts.retryAfter(request.ip);
     if (wait > 0) {
       void reply.header('retry-after', String(wait));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSON_MARKER } from '@/shared/error-codes';
-import { verificationDataSchema } from '@/shared/verification';
+import { verificationDataSchema } from '@/shared/contract/verification';
 import type { Person } from '../checks/types';
 import {
   createVerification,
@@ -60,7 +60,10 @@ describe('verification creation', () => {
       metadata: { userId: 'u-1', n: 3 },
       expired: false,
       documents: [],
+      deviceFingerprint: { ip: '127.0.0.1', vpnDetectionEnabled: false },
+      hasProblem: false,
       inputs: [
+        { id: 'connection-data', status: 200 },
         { id: 'document-photo', group: 0, status: 0 },
         { id: 'selfie-video', status: 0 },
         { id: 'custom-document-photo', group: 1, status: 0 },
@@ -92,11 +95,16 @@ describe('verification creation', () => {
         headers: { ...svc.auth, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    expect((await post({ flowId: 'nope' })).status).toBe(404);
-    expect((await post({})).status).toBe(400);
-    expect((await post({ flowId: 'br-bank', metadata: { nested: { a: 1 } } })).status).toBe(400);
+    const unknown = await post({ flowId: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ name: 'EntityNotFoundError', status: 404, statusCode: 404 });
     expect((await post({ flowId: 'br-bank', metadata: { big: 'x'.repeat(5000) } })).status).toBe(400);
-    expect((await fetch(`${svc.url}/v2/verifications/nope`, { headers: svc.auth })).status).toBe(404);
+    expect((await post({ flowId: 'br-bank', metadata: 'not json' })).status).toBe(400);
+    expect((await post({ flowId: 'br-bank', metadata: [1, 2] })).status).toBe(400);
+    expect((await post({ identityId: 'no-such-identity' })).status).toBe(404);
+    const missing = await fetch(`${svc.url}/v2/verifications/nope`, { headers: svc.auth });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 404, name: 'EntityNotFoundError', statusCode: 404 });
   });
 });
 
@@ -216,8 +224,13 @@ describe('verification data', () => {
     expect(doc.fields).toMatchObject({
       fullName: { value: 'Ana María Pérez' },
       dateOfBirth: { value: '1990-05-17', format: 'date' },
-      documentNumber: { value: 'AAB123456' },
+      documentNumber: { value: 'AAB123456', sensitive: true },
+      expirationDate: { value: '2031-01-01', format: 'date' },
     });
+    // The hosted API's shape: the read fields are the document-reading step's data itself.
+    const reading = doc.steps.find((s) => s.id === 'document-reading')!;
+    expect(reading.data).toEqual(doc.fields);
+    expect(data.steps[0].data).toMatchObject({ selfieUrl: expect.stringMatching(/\/media\/[0-9a-f]{32}$/) });
     expect(doc.steps.map((s) => s.id)).toEqual([
       'document-reading',
       'facematch',
@@ -266,8 +279,8 @@ describe('verification data', () => {
     );
     const data = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected']);
     expect(data.identity.status).toBe('rejected');
-    const review = await fetch(`${svc.url}/v2/verifications/${v.id}`, {
-      method: 'PATCH',
+    const review = await fetch(`${svc.url}/v2/verifications/${v.id}/status`, {
+      method: 'PUT',
       headers: { ...svc.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ status: 'verified' }),
     });

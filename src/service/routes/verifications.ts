@@ -1,85 +1,126 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { createVerificationSchema } from '@/shared/verification';
-import { getInputs, getVerification, type ServiceContext } from '../context';
-import { integrationError, notFound, ServiceError } from '../errors';
-import { plannedInputs } from '../flow-plan';
+import {
+  creationAnswerSchema,
+  createVerificationSchema,
+  statusDecisionSchema,
+} from '@/shared/contract/service-api';
+import { verificationDataSchema } from '@/shared/contract/verification';
+import { getInputs, getVerification, getVerificationByIdentity, type ServiceContext } from '../context';
+import { notFound, ServiceError } from '../errors';
 import type { Lifecycle } from '../lifecycle';
-import { verificationView } from '../verification-data';
+import { deviceFingerprintOf, inputsView, verificationView } from '../verification-data';
 
-export function parseCreation(ctx: ServiceContext, body: unknown) {
-  const parsed = createVerificationSchema.safeParse(body ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw integrationError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
-  }
-  const plan = ctx.plans.get(parsed.data.flowId);
+const idParams = z.object({ id: z.string() });
+const creationBody = createVerificationSchema.optional();
+
+/**
+ * A verification as both creation routes make it: the flow named, or the account's default one;
+ * a new identity, or the existing one given (re-verification).
+ */
+export function createVerification(
+  ctx: ServiceContext,
+  lifecycle: Lifecycle,
+  request: FastifyRequest,
+  body: z.output<typeof creationBody>,
+) {
+  const plan = ctx.plans.get(body?.flowId ?? ctx.config.defaultFlowId);
   if (!plan) throw notFound('unknown flow');
-  return { plan, metadata: parsed.data.metadata };
+  if (body?.identityId && !getVerificationByIdentity(ctx, body.identityId)) {
+    throw notFound('unknown identity');
+  }
+  const v = lifecycle.create(plan.flow.id, body?.metadata, {
+    identity: body?.identityId,
+    ip: request.ip,
+    ua: request.headers['user-agent'] ?? null,
+  });
+  return { plan, v, metadata: body?.metadata ?? {} };
 }
-
-const reviewSchema = z.object({ status: z.enum(['verified', 'reviewNeeded', 'rejected']) });
 
 export async function verificationRoutes(
   app: FastifyInstance,
   opts: { ctx: ServiceContext; lifecycle: Lifecycle },
 ) {
   const { ctx, lifecycle } = opts;
-
-  // Contract 3.
-  app.post('/v2/verifications', async (request) => {
-    const { plan, metadata } = parseCreation(ctx, request.body);
-    const v = lifecycle.create(plan.flow.id, metadata);
-    return {
-      id: v.id,
-      identity: v.identity,
-      flow: { id: plan.flow.id, name: plan.flow.name },
-      inputs: plannedInputs(plan),
-      steps: [
-        ...(plan.biometric
-          ? [{ id: plan.biometric === 'selfie-video' ? 'liveness' : 'selfie', status: 0 }]
-          : []),
-        { id: 'ip-validation', status: 0 },
-      ],
-      documents: [],
-      metadata: metadata ?? {},
-      expired: false,
-    };
-  });
-
-  // Contract 6.
-  app.get<{ Params: { id: string } }>('/v2/verifications/:id', async (request) => {
-    const v = getVerification(ctx, request.params.id);
+  const find = (id: string) => {
+    const v = getVerification(ctx, id);
     if (!v) throw notFound('unknown verification');
-    return verificationView(ctx, v, getInputs(ctx, v.identity));
-  });
+    return v;
+  };
+  const view = (id: string) => {
+    const v = find(id);
+    return verificationView(ctx, v, getInputs(ctx, v.id));
+  };
 
-  // Contract 5.
-  app.put<{ Params: { id: string } }>(
-    '/v2/verifications/:id/inputs/document-photo/skip',
-    async (request, reply) => {
-      const v = getVerification(ctx, request.params.id);
-      if (!v) throw notFound('unknown verification');
-      await lifecycle.skipWait(v);
-      return reply.status(204).send();
+  app.post(
+    '/v2/verifications',
+    { schema: { body: creationBody, response: { 200: creationAnswerSchema } } },
+    async (request) => {
+      const body = request.body as z.output<typeof creationBody>;
+      const { plan, v, metadata } = createVerification(ctx, lifecycle, request, body);
+      return {
+        id: v.id,
+        identity: v.identity,
+        flow: { id: plan.flow.id, name: plan.flow.name },
+        inputs: inputsView(plan, []),
+        steps: [
+          ...(plan.biometric
+            ? [{ id: plan.biometric === 'selfie-video' ? 'liveness' : 'selfie', status: 0 as const }]
+            : []),
+          { id: 'ip-validation', status: 0 as const },
+        ],
+        documents: [],
+        metadata,
+        expired: false,
+        deviceFingerprint: deviceFingerprintOf(v),
+        hasProblem: false,
+      };
     },
   );
 
-  // (ext) Manual review of a finished verification; sends verification_updated.
-  app.patch<{ Params: { id: string } }>('/v2/verifications/:id', async (request) => {
-    const v = getVerification(ctx, request.params.id);
-    if (!v) throw notFound('unknown verification');
-    const parsed = reviewSchema.safeParse(request.body);
-    if (!parsed.success) throw integrationError('status must be verified, reviewNeeded or rejected');
-    if (v.status === 'pending' || v.status === 'running') {
-      throw new ServiceError(409, {
-        code: 'verification.notFinished',
-        type: 'IntegrationError',
-        name: 'verification.notFinished',
-        message: 'only a finished verification can be reviewed',
-      });
-    }
-    lifecycle.review(v, parsed.data.status);
-    return verificationView(ctx, getVerification(ctx, v.id)!, getInputs(ctx, v.identity));
+  app.get(
+    '/v2/verifications/:id',
+    { schema: { params: idParams, response: { 200: verificationDataSchema } } },
+    async (request) => view((request.params as z.infer<typeof idParams>).id),
+  );
+
+  // The hosted service takes the skip as PUT or POST (trailing slash or not: ignoreTrailingSlash).
+  app.route({
+    method: ['PUT', 'POST'],
+    url: '/v2/verifications/:id/inputs/document-photo/skip',
+    schema: { params: idParams, response: { 204: { contentType: 'none' } } },
+    handler: async (request, reply) => {
+      await lifecycle.skipWait(find((request.params as z.infer<typeof idParams>).id));
+      return reply.status(204).send();
+    },
   });
+
+  // A reviewer's decision; sends verification_updated.
+  app.put(
+    '/v2/verifications/:id/status',
+    { schema: { params: idParams, body: statusDecisionSchema, response: { 200: verificationDataSchema } } },
+    async (request) => {
+      const v = find((request.params as z.infer<typeof idParams>).id);
+      if (v.status === 'pending' || v.status === 'running') {
+        throw new ServiceError(409, {
+          code: 409,
+          type: 'IntegrationError',
+          name: 'verification.notFinished',
+          message: 'a decision is taken on a verification whose processing is over',
+        });
+      }
+      lifecycle.review(v, (request.body as z.infer<typeof statusDecisionSchema>).status);
+      return view(v.id);
+    },
+  );
+
+  // Erasure: the verification, its inputs and its media, nothing left on disk.
+  app.delete(
+    '/v2/verifications/:id',
+    { schema: { params: idParams, response: { 204: { contentType: 'none' } } } },
+    async (request, reply) => {
+      await lifecycle.erase(find((request.params as z.infer<typeof idParams>).id));
+      return reply.status(204).send();
+    },
+  );
 }

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { ApiError, apiFetch } from '@/lib/api-client';
 import {
-  bffPaths,
   creditCheckRecordSchema,
-  storedEventSchema,
+  staffVerificationDetailSchema,
   verificationSummarySchema,
   type CreditCheckRecord,
-  type StoredEvent,
+  type StaffVerificationDetail,
   type VerificationSummary,
-} from '@/shared/bff-api';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import type { ReviewDecision } from '@/shared/contract/verification';
 import { flowSchema, type Flow, type FlowSummary } from '@/shared/flow';
 import { newestFirst } from '../lib/collections';
 
@@ -73,23 +74,23 @@ export async function fetchVerifications(): Promise<VerificationSummary[]> {
   return parseEach(items, verificationSummarySchema).sort(newestFirst);
 }
 
-export interface VerificationDetail {
-  /** Left unparsed: the detail page reads each section on its own (lib/verification-view.ts). */
-  data: unknown;
-  events: StoredEvent[];
-  summary: VerificationSummary | null;
-}
+export type VerificationDetail = StaffVerificationDetail;
 
 export async function fetchVerification(id: string): Promise<VerificationDetail> {
-  const body = await apiFetch<Record<string, unknown> | null>(bffPaths.staffVerification(id));
-  const summary = verificationSummarySchema.safeParse(body?.summary);
-  return {
-    data: body?.data ?? null,
-    events: parseEach(Array.isArray(body?.events) ? body.events : [], storedEventSchema).sort((a, b) =>
-      a.receivedAt.localeCompare(b.receivedAt),
-    ),
-    summary: summary.success ? summary.data : null,
-  };
+  const detail = staffVerificationDetailSchema.parse(await apiFetch<unknown>(bffPaths.staffVerification(id)));
+  return { ...detail, events: [...detail.events].sort((a, b) => a.receivedAt.localeCompare(b.receivedAt)) };
+}
+
+/** A reviewer's decision on a finished verification. */
+export async function decideVerification(id: string, status: ReviewDecision): Promise<VerificationDetail> {
+  return staffVerificationDetailSchema.parse(
+    await apiFetch<unknown>(bffPaths.staffVerificationStatus(id), { method: 'PUT', json: { status } }),
+  );
+}
+
+/** Erasure of a verification, its data and its media. */
+export async function deleteVerification(id: string): Promise<void> {
+  await apiFetch<unknown>(bffPaths.staffVerification(id), { method: 'DELETE' });
 }
 
 export async function fetchCreditChecks(): Promise<CreditCheckRecord[]> {

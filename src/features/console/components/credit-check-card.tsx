@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { formatDateTime } from '../lib/format';
 import { KeyValueList } from './value-view';
 

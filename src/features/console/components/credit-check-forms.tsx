@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { arCreditCheckFormSchema, brCreditCheckFormSchema } from '@/shared/credit-check';
+import { arCreditCheckFormSchema, brCreditCheckFormSchema } from '@/shared/contract/credit-check';
 import { errorMessage } from '../lib/error-message';
 import { useCreateCreditCheck } from '../hooks/use-console-data';
 import { FormField } from './form-field';

@@ -4,6 +4,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import { verificationDataSchema } from '@/shared/contract/verification';
 import { toVerificationView } from '../lib/verification-view';
 import { CreditCheckCard } from './credit-check-card';
 import {
@@ -30,7 +31,10 @@ beforeAll(async () => {
 const render = (node: React.ReactNode) =>
   renderToStaticMarkup(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
 
-const data = {
+const data = verificationDataSchema.parse({
+  id: 'ver-1',
+  flow: { id: 'ar-national-id', name: 'Argentina' },
+  identity: { status: 'reviewNeeded' },
   steps: [
     { id: 'liveness', status: 200, data: { videoUrl: '/api/staff/media/v1' }, error: null },
     {
@@ -54,7 +58,7 @@ const data = {
       fields: {
         fullName: { value: 'Ana Pérez', label: 'Full name' },
         dateOfBirth: { value: '1990-05-01', format: 'date' },
-        expiryDate: { value: null },
+        expirationDate: { value: null },
       },
     },
   ],
@@ -67,7 +71,7 @@ const data = {
       identity: { name: 'Ana Pérez' },
     },
   },
-};
+});
 
 describe('verification sections', () => {
   const view = toVerificationView(data)!;
@@ -87,7 +91,7 @@ describe('verification sections', () => {
     expect(html).toContain('src="/api/staff/media/p1" alt="National ID card, photo 1 of 1"');
     expect(html).toContain('<dt>Full name</dt><dd>Ana Pérez</dd>');
     expect(html).toContain('<time dateTime="1990-05-01">May 1, 1990 (1990-05-01)</time>');
-    expect(html).toContain('<dt>Expiry date</dt><dd><span class="muted">unknown</span></dd>');
+    expect(html).toContain('<dt>Expiration date</dt><dd><span class="muted">unknown</span></dd>');
     expect(html).toContain('Failed: On a list (watchlists.match)');
   });
 
@@ -136,7 +140,13 @@ describe('verification sections', () => {
   });
 
   it('renders an empty verification without failing', () => {
-    const empty = toVerificationView({})!;
+    const empty = toVerificationView({
+      id: 'ver-2',
+      flow: { id: 'f', name: 'F' },
+      identity: { status: 'pending' },
+      steps: [],
+      documents: [],
+    })!;
     const html = render(
       <>
         <StepsSection steps={empty.steps} />

@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { StoredEvent } from '@/shared/bff-api';
+import type { StoredEvent } from '@/shared/contract/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
 import { DataTable } from './data-table';
@@ -102,7 +102,7 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
         </div>
       )}
       <h4 id={`${headingId}-fields`}>{t('detail.fields')}</h4>
-      {!doc.fields || doc.fields.length === 0 ? (
+      {doc.fields.length === 0 ? (
         <p>{t('detail.noFields')}</p>
       ) : (
         <div role="group" aria-labelledby={`${headingId}-fields`}>
@@ -131,7 +131,12 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
         <div className="checks">
           {doc.steps.map((step, i) => (
             // document-reading repeats the fields already listed above.
-            <StepCard key={i} step={step} level={4} omit={doc.fields?.length ? ['fields'] : []} />
+            <StepCard
+              key={i}
+              step={step}
+              level={4}
+              omit={step.id === 'document-reading' ? doc.fields.map((f) => f.key) : []}
+            />
           ))}
         </div>
       )}

@@ -2,6 +2,8 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import {
   consoleKeys,
   createCreditCheck,
+  decideVerification,
+  deleteVerification,
   fetchCreditChecks,
   fetchFlow,
   fetchFlowSummaries,
@@ -9,7 +11,8 @@ import {
   fetchVerifications,
 } from '../api/staff-api';
 import { hasPending, upsertById } from '../lib/collections';
-import type { CreditCheckRecord } from '@/shared/bff-api';
+import type { CreditCheckRecord, VerificationSummary } from '@/shared/contract/bff-api';
+import type { ReviewDecision } from '@/shared/contract/verification';
 
 /** Slow polling behind the event stream, in case a proxy drops it without an error. */
 const listFallbackMs = 15_000;
@@ -58,5 +61,35 @@ export function useCreateCreditCheck(country: 'ar' | 'br') {
       queryClient.setQueryData<CreditCheckRecord[]>(consoleKeys.creditChecks, (list) =>
         upsertById(list, record),
       ),
+  });
+}
+
+/** A reviewer's decision; the page shows the answer at once, the list follows. */
+export function useDecideVerification(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (status: ReviewDecision) => decideVerification(id, status),
+    onSuccess: (detail) => {
+      queryClient.setQueryData(consoleKeys.verification(id), detail);
+      queryClient.setQueryData<VerificationSummary[]>(
+        consoleKeys.verifications,
+        (list) => list && upsertById(list, detail.summary),
+      );
+    },
+  });
+}
+
+/** Erasure; the verification leaves the list and its page. */
+export function useDeleteVerification(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => deleteVerification(id),
+    onSuccess: () => {
+      queryClient.setQueryData<VerificationSummary[]>(
+        consoleKeys.verifications,
+        (list) => list && list.filter((v) => v.id !== id),
+      );
+      queryClient.removeQueries({ queryKey: consoleKeys.verification(id) });
+    },
   });
 }

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
-  bffPaths,
   staffStreamEventSchema,
   type CreditCheckRecord,
   type VerificationSummary,
-} from '@/shared/bff-api';
+} from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { consoleKeys } from '../api/staff-api';
 import { upsertById } from '../lib/collections';
 
@@ -38,6 +38,13 @@ export function useStaffEvents(): StreamState {
           (list) => list && upsertById(list, summary),
         );
         void queryClient.invalidateQueries({ queryKey: consoleKeys.verification(summary.id) });
+      } else if (parsed.data.kind === 'verification-deleted') {
+        const { id } = parsed.data;
+        queryClient.setQueryData<VerificationSummary[]>(
+          consoleKeys.verifications,
+          (list) => list && list.filter((v) => v.id !== id),
+        );
+        queryClient.removeQueries({ queryKey: consoleKeys.verification(id) });
       } else {
         const record = parsed.data.creditCheck;
         queryClient.setQueryData<CreditCheckRecord[]>(
@@ -60,6 +67,7 @@ export function useStaffEvents(): StreamState {
     };
     source.addEventListener('verification', onMessage);
     source.addEventListener('credit-check', onMessage);
+    source.addEventListener('verification-deleted', onMessage);
     source.addEventListener('message', onMessage);
     return () => source.close();
   }, [queryClient]);

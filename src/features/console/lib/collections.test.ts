@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VerificationSummary } from '@/shared/bff-api';
+import type { VerificationSummary } from '@/shared/contract/bff-api';
 import {
   filterFromSearch,
   filterVerifications,

@@ -1,4 +1,4 @@
-import type { CreditCheckRecord, VerificationSummary } from '@/shared/bff-api';
+import type { CreditCheckRecord, VerificationSummary } from '@/shared/contract/bff-api';
 
 /** Sort order of the console's lists: newest (createdAt) first. */
 export const newestFirst = (a: { createdAt: string }, b: { createdAt: string }) =>

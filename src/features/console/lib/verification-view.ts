@@ -1,22 +1,16 @@
-import { isRecord } from './format';
+import type {
+  BankStatement,
+  Step,
+  VerificationData,
+  VerificationDocument,
+} from '@/shared/contract/verification';
 
-export interface StepError {
-  type: string;
-  code: string;
-  message: string;
-}
-
-export interface StepView {
-  id: string;
-  status: number | null;
-  data: Record<string, unknown> | null;
-  error: StepError | null;
-}
+export type StepView = Step;
 
 export interface FieldView {
   key: string;
   label: string | null;
-  value: string | number | null;
+  value: string | number | boolean | null;
   format: string | null;
 }
 
@@ -26,7 +20,7 @@ export interface DocumentView {
   region: string | null;
   photos: string[];
   steps: StepView[];
-  fields: FieldView[] | null;
+  fields: FieldView[];
 }
 
 export interface BankView {
@@ -38,103 +32,60 @@ export interface BankView {
 }
 
 export interface VerificationView {
-  id: string | null;
-  status: string | null;
-  flow: { id: string | null; name: string | null } | null;
+  id: string;
+  status: VerificationData['identity']['status'];
+  flow: VerificationData['flow'];
   metadata: Record<string, unknown> | null;
   expired: boolean | null;
+  hasProblem: boolean | null;
   steps: StepView[];
   documents: DocumentView[];
   /** undefined: the section is absent; null: present without a value ("unknown"). */
   age: number | null | undefined;
   documentExpiry: { type: string; expired: boolean | null }[] | null;
   bank: BankView | null;
+  customFields: { name: string; value: string }[];
 }
 
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
-const records = (value: unknown): Record<string, unknown>[] =>
-  Array.isArray(value) ? value.filter(isRecord) : [];
+const toDocument = (doc: VerificationDocument): DocumentView => ({
+  type: doc.type,
+  country: doc.country || null,
+  region: doc.region || null,
+  photos: doc.photos,
+  steps: doc.steps,
+  fields: Object.entries(doc.fields ?? {}).map(([key, field]) => ({
+    key,
+    label: field.label ?? null,
+    value: field.value,
+    format: field.format ?? null,
+  })),
+});
 
-function toStepError(value: unknown): StepError | null {
-  if (!isRecord(value)) return null;
+const toBank = (bank: BankStatement): BankView => ({
+  accounts: bank.accounts,
+  transactions: bank.transactions,
+  currentBalance: bank.current_balance ?? null,
+  availableBalance: bank.available_balance ?? null,
+  holder: bank.identity ?? null,
+});
+
+/** The verification data (parsed with the shared schema) as the console's pages lay it out. */
+export function toVerificationView(data: VerificationData | null | undefined): VerificationView | null {
+  if (!data) return null;
+  const expiry = data.computed?.isDocumentExpired?.data;
+  const bank = data.financialInformation?.bankStatement;
   return {
-    type: str(value.type) ?? '',
-    code: str(value.code) ?? '',
-    message: str(value.message) ?? '',
-  };
-}
-
-function toSteps(value: unknown): StepView[] {
-  return records(value).map((step) => ({
-    id: str(step.id) ?? '',
-    status: num(step.status),
-    data: isRecord(step.data) ? step.data : null,
-    error: toStepError(step.error),
-  }));
-}
-
-function toFields(value: unknown): FieldView[] | null {
-  if (!isRecord(value)) return null;
-  return Object.entries(value).map(([key, field]) => {
-    const record = isRecord(field) ? field : { value: field };
-    const raw = record.value;
-    return {
-      key,
-      label: str(record.label),
-      value: typeof raw === 'string' || typeof raw === 'number' ? raw : null,
-      format: str(record.format),
-    };
-  });
-}
-
-function toBank(value: unknown): BankView | null {
-  if (!isRecord(value)) return null;
-  return {
-    accounts: records(value.accounts),
-    transactions: records(value.transactions),
-    currentBalance: num(value.current_balance),
-    availableBalance: num(value.available_balance),
-    holder: isRecord(value.identity) ? value.identity : null,
-  };
-}
-
-/**
- * The verification data as the console shows it. The hosted service may omit or add any section,
- * so every part is read on its own and a malformed part is left out rather than failing the page.
- */
-export function toVerificationView(raw: unknown): VerificationView | null {
-  if (!isRecord(raw)) return null;
-  const identity = isRecord(raw.identity) ? raw.identity : null;
-  const flow = isRecord(raw.flow) ? raw.flow : null;
-  const computed = isRecord(raw.computed) ? raw.computed : null;
-  const age = computed && isRecord(computed.age) ? num(computed.age.data) : undefined;
-  const expiry =
-    computed && isRecord(computed.isDocumentExpired) ? computed.isDocumentExpired.data : undefined;
-  const financial = isRecord(raw.financialInformation) ? raw.financialInformation : null;
-  return {
-    id: str(raw.id),
-    status: identity ? str(identity.status) : null,
-    flow: flow ? { id: str(flow.id), name: str(flow.name) } : null,
-    metadata: isRecord(raw.metadata) ? raw.metadata : null,
-    expired: typeof raw.expired === 'boolean' ? raw.expired : null,
-    steps: toSteps(raw.steps),
-    documents: records(raw.documents).map((doc) => ({
-      type: str(doc.type) ?? '',
-      country: str(doc.country),
-      region: str(doc.region) || null,
-      photos: Array.isArray(doc.photos) ? doc.photos.filter((p): p is string => typeof p === 'string') : [],
-      steps: toSteps(doc.steps),
-      fields: toFields(doc.fields),
-    })),
-    age,
-    documentExpiry: isRecord(expiry)
-      ? Object.entries(expiry).map(([type, expired]) => ({
-          type,
-          expired: typeof expired === 'boolean' ? expired : null,
-        }))
-      : null,
-    bank: financial ? toBank(financial.bankStatement) : null,
+    id: data.id,
+    status: data.identity.status,
+    flow: data.flow,
+    metadata: data.metadata ?? null,
+    expired: data.expired ?? null,
+    hasProblem: data.hasProblem ?? null,
+    steps: data.steps,
+    documents: data.documents.map(toDocument),
+    age: data.computed?.age === undefined ? undefined : data.computed.age.data,
+    documentExpiry: expiry ? Object.entries(expiry).map(([type, expired]) => ({ type, expired })) : null,
+    bank: bank ? toBank(bank) : null,
+    customFields: Object.entries(data.customFields ?? {}).map(([name, value]) => ({ name, value })),
   };
 }

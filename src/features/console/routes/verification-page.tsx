@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
+import { ReviewActions } from '../components/review-actions';
 import { LoadError, Loading } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { KeyValueList, KvRow, Unknown } from '../components/value-view';
@@ -59,6 +60,11 @@ export function VerificationPage({ id }: { id: string }) {
               <KvRow label={t('detail.updated')}>
                 {formatDateTime(summary?.updatedAt, i18n.language) ?? <Unknown />}
               </KvRow>
+              {view?.hasProblem !== null && view?.hasProblem !== undefined && (
+                <KvRow label={t('detail.hasProblem')}>
+                  {view.hasProblem ? t('common.yes') : t('common.no')}
+                </KvRow>
+              )}
               {view?.expired !== null && view?.expired !== undefined && (
                 <KvRow label={t('detail.expired')}>{view.expired ? t('common.yes') : t('common.no')}</KvRow>
               )}
@@ -76,10 +82,22 @@ export function VerificationPage({ id }: { id: string }) {
               <DocumentsSection documents={view.documents} />
               <ComputedSection view={view} />
               {view.bank && <BankSection bank={view.bank} />}
+              {view.customFields.length > 0 && (
+                <DetailCard id="detail-custom-fields" title={t('detail.customFields')}>
+                  <dl className="kv">
+                    {view.customFields.map((field) => (
+                      <KvRow key={field.name} label={field.name}>
+                        {field.value === '' ? <Unknown /> : field.value}
+                      </KvRow>
+                    ))}
+                  </dl>
+                </DetailCard>
+              )}
             </>
           ) : (
             <p className="card">{t('detail.noData')}</p>
           )}
+          <ReviewActions id={id} status={status} />
           <EventsSection events={query.data.events} />
           <RawData id={id} body={query.data} />
         </>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate } from '@/lib/router';
-import { identityStatuses } from '@/shared/verification';
+import { identityStatuses } from '@/shared/contract/verification';
 import { ConsoleLink } from '../components/console-link';
 import { DataTable } from '../components/data-table';
 import { LoadError, Loading } from '../components/query-state';

@@ -1,6 +1,6 @@
 import { apiFetch } from '@/lib/api-client';
-import type { CreatedVerification, VerificationStatus } from '@/shared/bff-api';
-import { bffPaths } from '@/shared/bff-paths';
+import type { CreatedVerification, VerificationStatus } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import type { Flow, FlowSummary } from '@/shared/flow';
 
 // Plain fetch calls, typed with the shared schemas' types: zod itself stays off the first screen;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { VerificationStatus } from '@/shared/bff-api';
+import type { VerificationStatus } from '@/shared/contract/bff-api';
 import { getStatus } from '../api/wizard-api';
 
 const finalStatuses = new Set(['verified', 'reviewNeeded', 'rejected']);

@@ -1,6 +1,6 @@
-import type { BffError } from '@/shared/bff-api';
-import { bffPaths } from '@/shared/bff-paths';
-import type { InputResult } from '@/shared/inputs';
+import type { BffError } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import type { InputResult } from '@/shared/contract/send-input';
 import type { PlannedInput } from './wizard-model';
 
 export type SendOutcome =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputsFieldSchema } from '@/shared/inputs';
+import { inputsFieldSchema } from '@/shared/contract/send-input';
 import { buildSteps } from './steps';
 import {
   failuresToRetake,

@@ -1,9 +1,9 @@
-import type { CreatedVerification } from '@/shared/bff-api';
+import type { CreatedVerification } from '@/shared/contract/bff-api';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { FileField } from '@/shared/file-format';
 import type { DocumentType } from '@/shared/flow';
 import { documentSides } from '@/shared/document-sides';
-import type { CustomField, InputDescriptor } from '@/shared/inputs';
+import type { CustomField, InputDescriptor } from '@/shared/contract/send-input';
 import type { WizardStep } from './steps';
 
 /** A captured file; its bytes live in IndexedDB under `key`. */

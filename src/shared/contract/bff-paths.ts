@@ -1,7 +1,7 @@
 /**
  * The BFF's browser-facing API (src/bff serves it, src/app and src/features call it).
  * Paths are relative to the SPA's origin. Plain TS (no zod), so the wizard's first screen can use
- * them without loading zod; bff-api.ts re-exports them.
+ * them without loading zod.
  */
 export const bffPaths = {
   flows: '/api/flows',
@@ -16,6 +16,7 @@ export const bffPaths = {
   staffMe: '/api/staff/me',
   staffVerifications: '/api/staff/verifications',
   staffVerification: (id: string) => `/api/staff/verifications/${encodeURIComponent(id)}`,
+  staffVerificationStatus: (id: string) => `/api/staff/verifications/${encodeURIComponent(id)}/status`,
   /** Media of a verification, proxied with the bearer token; mediaId is the last segment of a media URL. */
   staffMedia: (mediaId: string) => `/api/staff/media/${encodeURIComponent(mediaId)}`,
   staffCreditChecks: '/api/staff/credit-checks',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { countryCode, documentType } from './flow';
-import { errorCodes } from './error-codes';
+import { countryCode, documentType } from '../flow';
+import { errorCodes } from '../error-codes';
 
 /** A file name as the browser sends it: no path characters, no control characters. */
 export const uploadFilename = z

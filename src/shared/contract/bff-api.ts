@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { identityStatus } from './verification';
-
-export { bffPaths } from './bff-paths';
+import { identityStatus, metadataObjectSchema, reviewDecision, verificationDataSchema } from './verification';
 
 /** Every non-2xx answer of the BFF. */
 export const bffErrorSchema = z.object({
@@ -10,6 +8,13 @@ export const bffErrorSchema = z.object({
   message: z.string(),
 });
 export type BffError = z.infer<typeof bffErrorSchema>;
+
+/** POST /api/verifications body. */
+export const createVerificationRequestSchema = z.object({
+  flowId: z.string().min(1).max(100),
+  metadata: metadataObjectSchema.optional(),
+});
+export type CreateVerificationRequest = z.infer<typeof createVerificationRequestSchema>;
 
 export const createdVerificationSchema = z.object({
   verificationId: z.string(),
@@ -66,6 +71,7 @@ export type CreditCheckRecord = z.infer<typeof creditCheckRecordSchema>;
 export const staffStreamEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('verification'), verification: verificationSummarySchema }),
   z.object({ kind: z.literal('credit-check'), creditCheck: creditCheckRecordSchema }),
+  z.object({ kind: z.literal('verification-deleted'), id: z.string() }),
 ]);
 export type StaffStreamEvent = z.infer<typeof staffStreamEventSchema>;
 
@@ -100,3 +106,14 @@ export const claimedHandoffSchema = z.object({
   verification: createdVerificationSchema,
 });
 export type ClaimedHandoff = z.infer<typeof claimedHandoffSchema>;
+
+/** GET /api/staff/verifications/:id: the service's data (media links made the BFF's), its events. */
+export const staffVerificationDetailSchema = z.object({
+  data: verificationDataSchema.nullable(),
+  events: z.array(storedEventSchema),
+  summary: verificationSummarySchema,
+});
+export type StaffVerificationDetail = z.infer<typeof staffVerificationDetailSchema>;
+
+/** PUT /api/staff/verifications/:id/status body: a reviewer's decision. */
+export const staffDecisionSchema = z.object({ status: reviewDecision });

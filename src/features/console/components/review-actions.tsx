@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '@/lib/router';
+import { reviewDecisions, type IdentityStatus } from '@/shared/contract/verification';
+import { useDecideVerification, useDeleteVerification } from '../hooks/use-console-data';
+import { errorMessage } from '../lib/error-message';
+
+/** A reviewer's decision (verified / rejected / review needed) and erasure, with a confirmation. */
+export function ReviewActions({ id, status }: { id: string; status: IdentityStatus | null }) {
+  const { t } = useTranslation('console');
+  const decide = useDecideVerification(id);
+  const erase = useDeleteVerification(id);
+  const [confirming, setConfirming] = useState(false);
+  const finished = status !== null && status !== 'pending' && status !== 'running';
+
+  return (
+    <section aria-labelledby="detail-review" className="card">
+      <h2 id="detail-review">{t('review.title')}</h2>
+      {finished ? (
+        <div role="group" aria-label={t('review.decision')} className="actions">
+          {reviewDecisions.map((decision) => (
+            <button
+              key={decision}
+              type="button"
+              disabled={decide.isPending || status === decision}
+              onClick={() => decide.mutate(decision)}
+            >
+              {t(`review.mark.${decision}`)}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <p>{t('review.notFinished')}</p>
+      )}
+      {decide.isError && <p role="alert">{errorMessage(decide.error)}</p>}
+      {decide.isSuccess && <p role="status">{t('review.saved')}</p>}
+      <h3>{t('review.eraseTitle')}</h3>
+      {!confirming ? (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          {t('review.erase')}
+        </button>
+      ) : (
+        <div role="alertdialog" aria-labelledby="detail-erase-question" className="confirm">
+          <p id="detail-erase-question">{t('review.eraseQuestion')}</p>
+          <button
+            type="button"
+            className="danger"
+            disabled={erase.isPending}
+            onClick={() => erase.mutate(undefined, { onSuccess: () => navigate('/console/verifications') })}
+          >
+            {t('review.eraseConfirm')}
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            {t('review.eraseCancel')}
+          </button>
+        </div>
+      )}
+      {erase.isError && <p role="alert">{errorMessage(erase.error)}</p>}
+    </section>
+  );
+}
