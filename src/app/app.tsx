@@ -9,6 +9,7 @@ import { LanguageSwitcher } from './components/language-switcher';
 // is the console's business (it brings its own provider), so the wizard's first screen goes without it.
 const FlowListPage = lazy(() => import('@/features/wizard/routes/flow-list-page'));
 const WizardPage = lazy(() => import('@/features/wizard/routes/wizard-page'));
+const HandoffPage = lazy(() => import('@/features/wizard/routes/handoff-page'));
 const ConsoleApp = lazy(() => import('@/features/console/routes/console-app'));
 
 function Routes() {
@@ -18,6 +19,8 @@ function Routes() {
   if (pathname === '/') return <FlowListPage />;
   const verify = matchPath('/verify/:flowId', pathname);
   if (verify) return <WizardPage key={verify.flowId} flowId={verify.flowId} />;
+  const handoff = matchPath('/handoff/:token', pathname);
+  if (handoff) return <HandoffPage key={handoff.token} token={handoff.token} />;
   if (pathname === '/console' || pathname.startsWith('/console/')) return <ConsoleApp />;
   return <p role="alert">{t('notFound')}</p>;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/link';
 import '../lib/translations';
@@ -9,11 +9,13 @@ import { CustomDocumentStep } from '../components/custom-document-step';
 import { DocumentStep } from '../components/document-step';
 import { DoneScreen } from '../components/done-screen';
 import { FailuresScreen } from '../components/failures-screen';
+import { HandoffCard } from '../components/handoff-card';
 import { ReviewScreen } from '../components/review-screen';
 import { WelcomeScreen } from '../components/welcome-screen';
 import { WizardStepper } from '../components/wizard-stepper';
 import { useHistorySync } from '../hooks/use-history-sync';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
+import { useHandoff } from '../hooks/use-handoff';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
@@ -62,6 +64,22 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
   }
 }
 
+/** The desktop's "continue on your phone" card; while the phone has the verification, the steps wait. */
+function HandoffPanel({
+  verificationId,
+  onFinished,
+  onClaimed,
+}: {
+  verificationId: string;
+  onFinished: () => void;
+  onClaimed: (claimed: boolean) => void;
+}) {
+  const { handoff, show, hide } = useHandoff(verificationId, onFinished);
+  const claimed = handoff.phase === 'shown' && !!handoff.state?.claimed;
+  useEffect(() => onClaimed(claimed), [claimed, onClaimed]);
+  return <HandoffCard handoff={handoff} onShow={() => void show()} onHide={hide} />;
+}
+
 export default function WizardPage({ flowId }: { flowId: string }) {
   const { t, i18n } = useTranslation('wizard');
   const wizard = useWizard(flowId);
@@ -72,6 +90,13 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     [ready, i18n.language],
   );
   const back = useHistorySync(flowId, ready?.state ?? null, steps, wizard.go);
+  const [phoneActive, setPhoneActive] = useState(false);
+  const { update } = wizard;
+  const phoneFinished = useCallback(
+    () =>
+      update((s) => ({ ...s, screen: 'done', sendingSince: undefined, part: undefined, retake: undefined })),
+    [update],
+  );
   const screenKey = ready ? `${ready.state.screen}-${ready.state.stepIndex}` : load.phase;
   // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
   const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
@@ -161,10 +186,17 @@ export default function WizardPage({ flowId }: { flowId: string }) {
       )}
       {position && <p className="wizard-position">{position}</p>}
       <h1 tabIndex={-1}>{title}</h1>
-      {state.screen === 'welcome' && (
+      {state.screen === 'welcome' && !phoneActive && (
         <WelcomeScreen flow={flow} steps={steps} consented={!!state.consentedAt} onConsent={wizard.consent} />
       )}
-      {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
+      {state.screen === 'steps' && !phoneActive && <StepScreen wizard={wizard} steps={steps} state={state} />}
+      {(state.screen === 'welcome' || state.screen === 'steps') && !state.retake && (
+        <HandoffPanel
+          verificationId={state.verification.verificationId}
+          onFinished={phoneFinished}
+          onClaimed={setPhoneActive}
+        />
+      )}
       {state.screen === 'review' && (
         <ReviewScreen
           steps={steps}
