@@ -50,6 +50,13 @@ export default defineConfig({
       WEBHOOK_RETRY_SECONDS: '1,1,2',
       STAFF_PASSWORD: 'e2e-staff-password',
       LOG_LEVEL: 'warn',
+      // The handoff's QR code points here (a name, not the loopback address the tests browse).
+      PUBLIC_BFF_URL: `http://localhost:${port}`,
+      // A brand whose colour has too little contrast with white: the BFF serves a darker shade.
+      BRAND_NAME: 'Demo Bank',
+      BRAND_PRIMARY_COLOR: '#14b8a6',
+      BRAND_FONT: '"DejaVu Sans", Verdana, sans-serif',
+      BRAND_LOGO_FILE: 'e2e/fixtures/photos/brand-logo.svg',
     },
   },
 });

@@ -30,8 +30,12 @@ export function DocumentStep({
   // side that cannot be shown yet falls back, and a document already begun skips the choice.
   const wanted: Screen | undefined =
     part === 'choose' || part === 'front' || part === 'back' ? part : undefined;
+  // A document of another type or country is fixed on the choice screen, so the retake may go there.
+  const mismatch =
+    retake?.code === 'documentPhoto.typeMismatch' || retake?.code === 'documentPhoto.countryMismatch';
   let screen: Screen;
-  if (retake?.part === 'front' || retake?.part === 'back') screen = retake.part;
+  if (mismatch && wanted === 'choose') screen = 'choose';
+  else if (retake?.part === 'front' || retake?.part === 'back') screen = retake.part;
   else if (wanted === 'back')
     screen = current?.front && hasBack(current) ? 'back' : current ? 'front' : 'choose';
   else if (wanted === 'front') screen = current ? 'front' : 'choose';
@@ -153,13 +157,23 @@ export function DocumentStep({
     save(updated);
   };
 
-  const retakeHere = retake && retake.part === screen ? retake.code : null;
+  // The banner goes once a new capture replaced the refused one (a good retake is not "not accepted").
+  const retakeHere =
+    retake && retake.part === screen && !(screen === 'front' ? current?.front : current?.back)
+      ? retake.code
+      : null;
+  const changeChoice = mismatch && (
+    <button type="button" className="secondary" onClick={() => setScreen('choose')}>
+      {t('document.changeChoice')}
+    </button>
+  );
   const docName = current ? t(`documentTypes.${current.type}`) : typeName;
 
   if (screen === 'front') {
     return (
       <div className="stack" ref={container}>
         {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
+        {changeChoice}
         <p className="muted">{t('document.frontHint', { document: docName })}</p>
         <CaptureField
           key="front"
@@ -189,6 +203,7 @@ export function DocumentStep({
   return (
     <div className="stack" ref={container}>
       {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
+      {changeChoice}
       <p className="muted">{t('document.backHint', { document: docName })}</p>
       <CaptureField
         key="back"

@@ -52,6 +52,9 @@ function persistable(state: WizardState): WizardState {
   return { ...state, captures };
 }
 
+/** A document step opens on its choice of document, so that history has an entry for it. */
+const firstPartOf = (step: WizardStep | undefined) => (step?.kind === 'document' ? 'choose' : undefined);
+
 export function useWizard(flowId: string) {
   const [load, setLoad] = useState<WizardLoad>({ phase: 'loading' });
   const blobs = useRef(new Map<string, Blob>());
@@ -147,7 +150,7 @@ export function useWizard(flowId: string) {
         }
         if (state.stepIndex + 1 >= steps.length)
           return { ...state, screen: 'review', stepIndex: steps.length - 1, part: undefined };
-        return { ...state, stepIndex: state.stepIndex + 1, part: undefined };
+        return { ...state, stepIndex: state.stepIndex + 1, part: firstPartOf(steps[state.stepIndex + 1]) };
       }),
     [update],
   );
@@ -163,12 +166,12 @@ export function useWizard(flowId: string) {
 
   const consent = useCallback(
     () =>
-      update((state) => ({
+      update((state, steps) => ({
         ...state,
         consentedAt: state.consentedAt ?? new Date().toISOString(),
         screen: 'steps',
         stepIndex: 0,
-        part: undefined,
+        part: firstPartOf(steps[0]),
       })),
     [update],
   );

@@ -105,8 +105,11 @@ export function previousPosition(state: WizardState, steps: WizardStep[]): Posit
       if (state.retake) return { screen: 'failures' };
       const step = steps[state.stepIndex];
       if (step?.kind === 'document') {
-        if (state.part === 'back') return { screen: 'steps', stepIndex: state.stepIndex, part: 'front' };
-        if (state.part === 'front') return { screen: 'steps', stepIndex: state.stepIndex, part: 'choose' };
+        // A step resumed without a sub-screen shows the front once one is captured.
+        const capture = state.captures[step.key];
+        const part = state.part ?? (capture?.kind === 'document' && capture.front ? 'front' : 'choose');
+        if (part === 'back') return { screen: 'steps', stepIndex: state.stepIndex, part: 'front' };
+        if (part === 'front') return { screen: 'steps', stepIndex: state.stepIndex, part: 'choose' };
       }
       if (state.stepIndex === 0) return { screen: 'welcome' };
       const previous = state.stepIndex - 1;
