@@ -134,7 +134,12 @@ export const flowSchema = z
   });
 export type Flow = z.infer<typeof flowSchema>;
 
-export const flowSummarySchema = z.object({ id: z.string(), name: z.string() });
+export const flowSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The flow's name in the other languages, from its translations. */
+  names: z.partialRecord(z.enum(flowLanguages), z.string()).optional(),
+});
 export type FlowSummary = z.infer<typeof flowSummarySchema>;
 
 /**
