@@ -11,6 +11,8 @@ const launch = (args: string[]): Promise<Browser> =>
 // Chromium's fake camera, fed with a sample document (its default test pattern is too plain to
 // pass the blur check): an MJPEG file of a few identical frames, played in a loop.
 test('global-passport by camera: rear camera for documents, front for the selfie', async ({ baseURL }) => {
+  // Three captures by camera, each checked in the browser: slow on a shared machine.
+  test.setTimeout(180_000);
   const dir = `test-results/wizard-camera-${process.env.E2E_PORT ?? 18080}`;
   await mkdir(dir, { recursive: true });
   const frame = await sharp(samplePath('gb-passport.jpg'))
@@ -79,6 +81,7 @@ test('camera denied: the wizard says so and the file upload still works', async 
     await wizard.start('ar-national-id');
     await wizard.continue();
     await wizard.button('Take a photo with the camera').click();
+    await wizard.button('Open the camera').click();
     await expect(page.getByRole('alert')).toContainText('The camera is blocked for this page');
     await expect(page.getByLabel('Upload a photo (JPEG or PNG)')).toBeFocused();
     await wizard.expectAccessible('camera denied');

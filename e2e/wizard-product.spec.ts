@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import { contrastRatio } from '@/shared/color-contrast';
 import { samplePath } from './fixtures/samples';
@@ -144,8 +144,9 @@ for (const [device, options] of Object.entries(viewports)) {
     }) => {
       const wizard = new WizardPage(page);
       await arToReview(wizard);
-      // Uploads that never finish: the request is held.
-      await page.route('**/send-input', () => undefined);
+      // Uploads that never finish: the request is held (and dropped when the page goes).
+      const held: Route[] = [];
+      await page.route('**/send-input', (route) => void held.push(route));
       await wizard.button('Send').click();
       await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
       await wizard.expectAccessible('uploading');
@@ -156,10 +157,13 @@ for (const [device, options] of Object.entries(viewports)) {
       await wizard.screenshot('upload-cancelled');
       await wizard.button('Send').click();
       await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
-      await page.unroute('**/send-input');
+      await expect.poll(() => held.length).toBe(2);
       const statusAsked = page.waitForRequest((r) => r.url().endsWith('/status'));
+      // The page is reloaded with the upload under way: it never reaches the service.
       await page.reload();
       await statusAsked;
+      for (const route of held) await route.abort().catch(() => undefined);
+      await page.unroute('**/send-input');
       // Nothing arrived (processing has not started): sending again is offered, and works.
       await expect(wizard.heading()).toHaveText('Check and send');
       await expect(wizard.button('Send')).toBeEnabled();

@@ -125,8 +125,14 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
     if (!outcome.ok) {
       setProgress(null);
       update((s) => ({ ...s, sendingSince: undefined }));
-      if (controller.signal.aborted) setCancelled(true);
-      else setFailure(classifyFailure(outcome.status, outcome.error));
+      if (controller.signal.aborted) {
+        setCancelled(true);
+        return;
+      }
+      const kind = classifyFailure(outcome.status, outcome.error);
+      // Everything arrived already (an earlier upload finished after all): the status is what is left.
+      if (kind === 'locked') update((s) => ({ ...s, screen: 'done' }));
+      else setFailure(kind);
       return;
     }
     const results: Record<string, InputOutcome> = { ...state.results };
