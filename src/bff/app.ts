@@ -14,6 +14,7 @@ import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { brandRoutes } from './routes/brand';
@@ -85,7 +86,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    // A hop count as Fastify's function form (its types take no number): trust the n nearest hops.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Phones on slow networks take a while to send a few photos and a video.
     requestTimeout: 15 * 60_000,
     return503OnClosing: true,
@@ -115,6 +120,20 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   };
 
   installErrorHandler(app);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) =>
+      url !== undefined &&
+      (url.startsWith('/webhooks/') || url === '/api/staff/login' || url === '/api/health'),
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new BffHttpError(503, {
+        code: 'server.busy',
+        type: 'SystemError',
+        message: 'Too many requests under way.',
+      }),
+  });
   // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),
   // and the same schemas make the OpenAPI document.
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -157,8 +176,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     // Hashed assets and media are same-origin; nothing is meant for other sites.
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
+  // HSTS only means something over https (browsers ignore it on http, and a plain-http
+  // deployment behind no proxy must not claim it).
+  const { 'strict-transport-security': hsts, ...plainHeaders } = headers;
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
+    // Staff answers carry personal data: never kept by the browser or a shared cache.
+    if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
@@ -167,7 +191,11 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
-    allowList: (request) => !request.url.startsWith('/api/') || request.url.startsWith('/api/staff/events'),
+    // Health probes are not users: a load balancer polling under load must not be told 429.
+    allowList: (request) =>
+      !request.url.startsWith('/api/') ||
+      request.url.startsWith('/api/staff/events') ||
+      request.url.split('?')[0] === '/api/health',
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isHexColor } from '@/shared/color-contrast';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
@@ -26,8 +27,11 @@ export interface BffConfig {
   /** Staff login attempts per IP and minute (a successful login resets the count). */
   staffLoginMaxPerMinute: number;
   logLevel: string;
-  /** Trust X-Forwarded-* (behind a TLS-terminating proxy), so that cookies get Secure. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe (behind a TLS-terminating proxy, so that cookies get
+   * Secure and client addresses are right): false, a hop count, or the proxies' addresses/CIDRs.
+   */
+  trustProxy: TrustProxy;
   sseHeartbeatMs: number;
   /** The look of the wizard (README, Settings: BRAND_*). */
   brand: {
@@ -39,10 +43,45 @@ export interface BffConfig {
     /** A PNG, SVG, JPEG or WebP file served at /api/brand/logo. */
     logoFile: string | null;
   };
+  /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
   /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
   flowsDir: string;
   /** Last path segment of the service's credit-check routes. */
   creditCheckSegment: string;
+}
+
+/** Fastify's `trustProxy` forms that name what is trusted; never `true` (every hop). */
+export type TrustProxy = false | number | string[];
+
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: empty/`false`/`0` → off; a whole number → that many proxy hops in front of the
+ * BFF; `true` → 1 hop (one proxy, never "every address in the header"); otherwise a
+ * comma-separated list of proxy addresses or CIDRs (or `loopback`, `linklocal`, `uniquelocal`).
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const validBits =
+      bits === undefined ||
+      (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && isIP(bits) === 4);
+    if (!proxyNames.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new Error(`TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, not "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 const number = (name: string, value: string | undefined, fallback: number) => {
@@ -103,9 +142,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitWindowMs: number('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
     staffLoginMaxPerMinute: number('STAFF_LOGIN_MAX_PER_MINUTE', env.STAFF_LOGIN_MAX_PER_MINUTE, 5),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
     brand: brandOf(env),
+    openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),

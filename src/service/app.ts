@@ -11,11 +11,13 @@ import { requireBearer } from './auth';
 import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { openDb } from './db';
-import { installErrorHandler } from './errors';
+import { installErrorHandler, ServiceError } from './errors';
+import { guardOpenRoutes } from './open-route-guard';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
+import { planFlow } from '@/shared/flow-plan';
 import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
+import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
@@ -56,7 +58,9 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
   const flows = loadFlows();
+  const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
+    policy: outbound,
     secret: config.webhookSecret,
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
@@ -69,6 +73,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
     media,
     outbox,
+    outbound,
     log: app.log,
     baseUrl() {
       if (config.publicUrl) return config.publicUrl;
@@ -81,6 +86,19 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const lifecycle = new Lifecycle(ctx);
 
   installErrorHandler(app);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) => url === '/oauth',
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new ServiceError(503, {
+        code: 503,
+        type: 'SystemError',
+        name: 'busy',
+        message: 'too many requests under way',
+      }),
+  });
   void app.register(multipart, { throwFileSizeLimit: false });
   void app.register(oauthRoutes, { ctx });
   // The OpenAPI document of the routes this instance serves, from the same schemas they run.
@@ -120,6 +138,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   app.addHook('onClose', async () => {
     lifecycle.close();
     outbox.close();
+    await outbound.close().catch(() => undefined);
     db.close();
   });
   return app;

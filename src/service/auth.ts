@@ -51,6 +51,8 @@ export async function requireBearer(config: ServiceConfig, request: FastifyReque
       algorithms: ['HS256'],
       issuer: 'idv-embedded-service',
       subject: config.clientId,
+      // A token that never expires is not one this service issues.
+      requiredClaims: ['exp'],
     });
   } catch {
     throw unauthorized('invalid or expired token');

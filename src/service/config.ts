@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
 
-/** Settings of the embedded service (contract 0), read once from the environment. */
+/** Settings of the embedded service (wire contract §0), read once from the environment. */
 export interface ServiceConfig {
   host: string;
   port: number;
@@ -31,6 +31,16 @@ export interface ServiceConfig {
   extensions: boolean;
   /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
   creditCheckSegments: string[];
+  /**
+   * Origins or addresses/CIDRs that webhooks and callbacks may reach although they are loopback or
+   * private (outbound-url.ts); the webhook URL's origin is always among them.
+   */
+  outboundAllowed: string[];
+  /** `/oauth` (the one route without a token): time for a body, and requests at once. */
+  openBodyTimeoutMs: number;
+  openMaxConcurrent: number;
+  /** Time for a request's headers, on every route. */
+  headersTimeoutMs: number;
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -60,6 +70,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = env.HOST || devDefaults.HOST;
   const port = positiveNumber('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
   const bffPort = positiveNumber('PORT', env.PORT, devDefaults.PORT);
+  const webhookUrl =
+    env.SERVICE_WEBHOOK_URL === 'none'
+      ? null
+      : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`;
   return {
     host,
     port,
@@ -67,10 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
     clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
     webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
-    webhookUrl:
-      env.SERVICE_WEBHOOK_URL === 'none'
-        ? null
-        : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`,
+    webhookUrl,
     uploadWaitSeconds: positiveNumber(
       'UPLOAD_WAIT_SECONDS',
       env.UPLOAD_WAIT_SECONDS,
@@ -88,5 +99,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     creditCheckSegments: [
       ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
     ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),
+    openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
+    openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
+    outboundAllowed: [
+      ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
+      ...(env.OUTBOUND_ALLOWED ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ],
   };
 }

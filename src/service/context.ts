@@ -2,8 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Flow } from '@/shared/flow';
 import type { ServiceConfig } from './config';
 import type { Db } from './db';
-import type { FlowPlan } from './flow-plan';
+import type { FlowPlan } from '@/shared/flow-plan';
 import type { MediaStore } from './media-store';
+import type { OutboundPolicy } from './outbound-url';
 import type { Outbox } from './outbox';
 
 /** Everything a route or a background task of the service needs, built once by app.ts. */
@@ -14,6 +15,8 @@ export interface ServiceContext {
   plans: Map<string, FlowPlan>;
   media: MediaStore;
   outbox: Outbox;
+  /** Where webhooks and callbacks may go (outbound-url.ts). */
+  outbound: OutboundPolicy;
   log: FastifyBaseLogger;
   /** The service's own base URL (PUBLIC_URL, or the address it listens on). */
   baseUrl(): string;

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { request } from 'undici';
 import type { Db } from './db';
+import { redactUrl, type OutboundPolicy } from './outbound-url';
 
 interface OutboxRow {
   id: number;
@@ -32,6 +34,8 @@ export class Outbox {
       retrySeconds: number[];
       timeoutMs: number;
       log: FastifyBaseLogger;
+      /** Where deliveries may go; checked again at every attempt. */
+      policy: OutboundPolicy;
     },
   ) {}
 
@@ -96,7 +100,11 @@ export class Outbox {
   private async deliver(row: OutboxRow) {
     let error: string | null = null;
     try {
-      const response = await fetch(row.url, {
+      const verdict = await this.options.policy.check(row.url);
+      if (!verdict.ok) throw new Error(`refused by the outbound policy: ${verdict.reason}`);
+      // undici's own request: it does not follow redirects, and its connections resolve names
+      // through the policy, so the address checked is the address called.
+      const response = await request(row.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -104,10 +112,10 @@ export class Outbox {
         },
         body: row.body,
         signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.shutdown.signal]),
-        redirect: 'manual',
+        dispatcher: this.options.policy.dispatcher,
       });
-      await response.body?.cancel().catch(() => {});
-      if (response.status < 200 || response.status > 299) error = `HTTP ${response.status}`;
+      await response.body.dump().catch(() => {});
+      if (response.statusCode < 200 || response.statusCode > 299) error = `HTTP ${response.statusCode}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
@@ -126,14 +134,17 @@ export class Outbox {
       this.db
         .prepare('UPDATE outbox SET failed_at = ?, attempts = ?, last_error = ? WHERE id = ?')
         .run(now, attempts, error, row.id);
-      this.options.log.warn({ outboxId: row.id, url: row.url, error }, 'webhook delivery abandoned');
+      this.options.log.warn(
+        { outboxId: row.id, url: redactUrl(row.url), error },
+        'webhook delivery abandoned',
+      );
       return;
     }
     this.db
       .prepare('UPDATE outbox SET next_at = ?, attempts = ?, last_error = ? WHERE id = ?')
       .run(now + wait * 1000, attempts, error, row.id);
     this.options.log.info(
-      { outboxId: row.id, url: row.url, error, retryInSeconds: wait },
+      { outboxId: row.id, url: redactUrl(row.url), error, retryInSeconds: wait },
       'webhook delivery failed',
     );
   }

@@ -36,10 +36,12 @@ export function captureSessionId(request: FastifyRequest) {
   return signedCookie(request, SESSION_COOKIE);
 }
 
-/** The capture session of this browser, started (cookie set) if it has none yet. */
-export function ensureCaptureSession(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = captureSessionId(request);
-  if (existing) return existing;
+/**
+ * A new capture session for this browser (cookie set), whatever cookie it came with: a session id
+ * planted in the browser beforehand (session fixation) must not end up owning the verification
+ * about to be bound to it. Verifications bound to an earlier session stay with that one.
+ */
+export function startCaptureSession(request: FastifyRequest, reply: FastifyReply): string {
   const id = randomUUID();
   void reply.setCookie(SESSION_COOKIE, id, {
     signed: true,

@@ -4,7 +4,7 @@ import type { ClaimedHandoff, Handoff, HandoffState } from '@/shared/contract/bf
 import type { BffDeps } from '../deps';
 import { BffHttpError, forbidden, notFound } from '../errors';
 import { HandoffTokens } from '../lib/handoff-tokens';
-import { captureSessionId, ensureCaptureSession } from '../lib/sessions';
+import { captureSessionId, startCaptureSession } from '../lib/sessions';
 import { serviceId } from './verifications';
 
 /** A handoff link works for ten minutes, once. */
@@ -73,7 +73,7 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
     const { token } = tokenParams.parse(request.params);
     const grant = tokens.claim(token);
     if (!grant) throw handoffGone();
-    const session = ensureCaptureSession(request, reply);
+    const session = startCaptureSession(request, reply);
     await store.bindVerification(session, {
       verificationId: grant.verificationId,
       identity: grant.identity,

@@ -12,7 +12,7 @@ import { creationAnswerSchema } from '@/shared/contract/service-api';
 import { completedStepsOf } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { forbidden, upstreamFailed } from '../errors';
-import { captureSessionId, ensureCaptureSession } from '../lib/sessions';
+import { captureSessionId, startCaptureSession } from '../lib/sessions';
 import { envelopeOf } from '../upstream/upstream-client';
 
 export const serviceId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
@@ -47,7 +47,7 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
       const created = creationAnswerSchema.safeParse(answer);
       if (!created.success) throw upstreamFailed('The service created no verification.');
       const { id, identity, flow } = created.data;
-      const session = ensureCaptureSession(request, reply);
+      const session = startCaptureSession(request, reply);
       const summary = await store.bindVerification(session, {
         verificationId: id,
         identity,

@@ -12,6 +12,16 @@ const badSignature = () =>
     message: 'Missing or wrong x-signature.',
   });
 
+/** A webhook body is one event: a few KB. */
+export const WEBHOOK_BODY_LIMIT = 64 * 1024;
+
+const webhookTooLarge = () =>
+  new BffHttpError(413, {
+    code: 'request.tooLarge',
+    type: 'ValidationError',
+    message: 'A webhook body is at most 64 KB.',
+  });
+
 /** Constant-time check of `x-signature`: hex HMAC-SHA256 of the exact body bytes. */
 export function signatureValid(secret: string, body: Buffer, signature: unknown): boolean {
   if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
@@ -25,20 +35,41 @@ export function signatureValid(secret: string, body: Buffer, signature: unknown)
  */
 export function webhookRoutes(app: FastifyInstance, { config, store, sync }: BffDeps) {
   void app.register(async (scope) => {
-    // The signature covers the exact bytes, so JSON is parsed here, after the check.
+    // The signature covers the exact bytes: it is computed as they stream in (a request without a
+    // well-formed one is refused before its body is read, a body past the cap as soon as it is),
+    // and JSON is parsed only after the check.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser('*', (request, payload, done) => {
+      const signature = request.headers['x-signature'];
+      if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return done(badSignature());
+      const hmac = createHmac('sha256', config.webhookSecret);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let finished = false;
+      const finish = (error: Error | null, body?: Buffer) => {
+        if (finished) return;
+        finished = true;
+        done(error, body);
+      };
+      payload.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > WEBHOOK_BODY_LIMIT) {
+          payload.pause();
+          return finish(webhookTooLarge());
+        }
+        hmac.update(chunk);
+        chunks.push(chunk);
+      });
+      payload.on('end', () => {
+        const valid = timingSafeEqual(hmac.digest(), Buffer.from(signature, 'hex'));
+        finish(valid ? null : badSignature(), valid ? Buffer.concat(chunks) : undefined);
+      });
+      payload.on('error', (error) => finish(error));
+    });
 
     const verified = (request: FastifyRequest) => {
       const body = request.body;
-      if (
-        !Buffer.isBuffer(body) ||
-        !signatureValid(config.webhookSecret, body, request.headers['x-signature'])
-      ) {
-        throw badSignature();
-      }
+      if (!Buffer.isBuffer(body)) throw badSignature();
       let json: unknown;
       try {
         json = JSON.parse(body.toString('utf8'));

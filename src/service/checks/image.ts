@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { imageMetrics, type ImageMetrics } from '@/shared/image-metrics';
+import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 
 /** Images with more pixels than this are refused before any decoding (memory bound). */
@@ -15,6 +16,13 @@ export type ImageHeader =
 
 /** Header only: dimensions and PNG text chunks. Never decodes pixels. */
 export async function readImageHeader(path: string): Promise<ImageHeader> {
+  // Before sharp, which would turn every text chunk and segment into strings, whatever their size.
+  if ((await imageMetadataBytes(path).catch(() => 0)) > MAX_IMAGE_METADATA_BYTES) {
+    return {
+      ok: false,
+      reason: `the image carries more than ${MAX_IMAGE_METADATA_BYTES / 1024 / 1024} MB of metadata`,
+    };
+  }
   let meta: Metadata;
   try {
     meta = await sharp(path, { limitInputPixels: false, failOn: 'truncated' }).metadata();

@@ -3,8 +3,8 @@ import { sample, samplePath } from '../../../e2e/fixtures/samples';
 import { STATEMENT_TITLE } from './bank-statement';
 import { readPdf } from './pdf-reader';
 
-// The PDF worker threads, started as the service starts them (TypeScript through tsx).
-describe('readPdf (worker threads)', () => {
+// The PDF reading processes, started as the service starts them (TypeScript through tsx).
+describe('readPdf (child processes)', () => {
   it('reads the facts and the text of a statement', async () => {
     const reading = await readPdf(samplePath('bank-statement.pdf'), { textPages: 20 });
     if (!reading.ok) throw new Error(reading.message);

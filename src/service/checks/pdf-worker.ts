@@ -1,19 +1,30 @@
-import { parentPort } from 'node:worker_threads';
 import { pdfjs, readPdfHere } from './pdf';
 
-// The PDF worker: reads one PDF at a time for pdf-reader.ts, off the service's event loop.
+// A PDF reading process: reads one PDF at a time for pdf-reader.ts, away from the service.
 export interface PdfJob {
   path: string;
   password?: string;
   textPages: number;
 }
 
-// pdf.js loaded at once, so that a worker started ahead of time has it ready for the first file.
-void pdfjs().catch(() => undefined);
+// Named apart, as pdf.js ships no types for it.
+const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
-parentPort!.on('message', (job: PdfJob) => {
+// pdf.js loaded at once, with its parsing half (which pdf.js otherwise imports on the first file,
+// a few seconds), so that a process started ahead of time is ready for the first file.
+void pdfjs()
+  .then(async () => {
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(PDFJS_WORKER);
+  })
+  .catch(() => undefined)
+  // The reading's time limit starts at this message, not while pdf.js loads on a busy machine.
+  .finally(() => process.send!({ ready: true }));
+
+process.on('message', (job: PdfJob) => {
   readPdfHere(job.path, job).then(
-    (reading) => parentPort!.postMessage(reading),
-    () => parentPort!.postMessage({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }),
+    (reading) => process.send!(reading),
+    () => process.send!({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }),
   );
 });
+// The service gone (its channel closed): nothing left to read for.
+process.on('disconnect', () => process.exit(0));

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { constants, inflateSync } from 'node:zlib';
+import { decodesTooMuch } from './pdf-streams';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -26,47 +26,13 @@ export const MAX_INFLATED_STREAM_BYTES = 64 * 1024 * 1024;
 export const MAX_INFLATED_TOTAL_BYTES = 256 * 1024 * 1024;
 
 /**
- * True when the file's zlib streams inflate past the bounds. Each `stream … endstream` body that
- * starts like a zlib header is inflated with a cap; undecodable or encrypted bodies are skipped
- * (pdfjs judges those).
+ * True when the file's streams decode past the bounds, whatever their line endings and filter
+ * chains; measured by counting, never by holding the output (`pdf-streams.ts`).
  */
-export function inflatesTooMuch(
+export const inflatesTooMuch = (
   bytes: Uint8Array,
   limits = { stream: MAX_INFLATED_STREAM_BYTES, total: MAX_INFLATED_TOTAL_BYTES },
-): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let total = 0;
-  for (
-    let at = buffer.indexOf('stream', 0, 'latin1');
-    at !== -1;
-    at = buffer.indexOf('stream', at, 'latin1')
-  ) {
-    const isEnd = at >= 3 && buffer.toString('latin1', at - 3, at) === 'end';
-    let start = at + 6;
-    at = start;
-    if (isEnd) continue;
-    if (buffer[start] === 0x0d) start++;
-    if (buffer[start] !== 0x0a) continue;
-    start++;
-    const end = buffer.indexOf('endstream', start, 'latin1');
-    if (end === -1) break;
-    at = end + 9;
-    // A zlib header: deflate method (low nibble 8) and a check that makes the first 16 bits % 31 == 0.
-    if ((buffer[start] & 0x0f) !== 8 || ((buffer[start] << 8) | buffer[start + 1]) % 31 !== 0) continue;
-    const cap = Math.min(limits.stream, limits.total - total) + 1;
-    try {
-      total += inflateSync(buffer.subarray(start, end), {
-        maxOutputLength: cap,
-        finishFlush: constants.Z_SYNC_FLUSH,
-      }).length;
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return true;
-      continue;
-    }
-    if (total > limits.total) return true;
-  }
-  return false;
-}
+): Promise<boolean> => decodesTooMuch(bytes, limits);
 
 export interface PdfInfo {
   pageCount: number;
@@ -99,7 +65,7 @@ const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ?
 export async function openPdf(path: string, password?: string): Promise<OpenedPdf> {
   const bytes = new Uint8Array(await readFile(path));
   const eofCount = countEof(bytes);
-  if (inflatesTooMuch(bytes)) {
+  if (await inflatesTooMuch(bytes)) {
     return {
       ok: false,
       reason: 'corrupt',

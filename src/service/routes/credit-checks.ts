@@ -12,7 +12,7 @@ import { newId } from '../lifecycle';
 
 const notJson = Symbol('not JSON');
 
-/** Credit checks (spec 4.3, 4.4, contract 8): accepted at once, the result is delivered to callbackUrl. */
+/** Credit checks (service spec 4.3, 4.4, wire contract §8): accepted at once, the result is delivered to callbackUrl. */
 export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   // A body that is not JSON is an invalid request like any other here: 422, not a parser's 400.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -22,7 +22,7 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
       done(null, notJson);
     }
   });
-  const accept = (
+  const accept = async (
     country: 'ar' | 'br',
     schema: z.ZodType<Record<string, unknown> & { callbackUrl: string }>,
     body: unknown,
@@ -33,6 +33,9 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
       const issue = parsed.error.issues[0];
       throw unprocessable(`${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
+    // The callback URL against the outbound policy (checked again at every delivery).
+    const verdict = await ctx.outbound.check(parsed.data.callbackUrl);
+    if (!verdict.ok) throw unprocessable(`callbackUrl: ${verdict.reason}`);
     const { callbackUrl, ...request } = parsed.data;
     const id = newId();
     const result = syntheticBureauResult(country, request);
@@ -57,11 +60,11 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
   // The hosted path ends in `credit-bureau`; CREDIT_CHECK_SEGMENTS adds others.
   const schema = { response: { 202: creditCheckAcceptedSchema } };
   for (const segment of ctx.config.creditCheckSegments) {
-    app.post(`/creditchecks/v1/ar/${segment}`, { schema }, async (request, reply) =>
-      reply.status(202).send(accept('ar', arCreditCheckSchema, request.body)),
-    );
-    app.post(`/creditchecks/v1/br/${segment}`, { schema }, async (request, reply) =>
-      reply.status(202).send(accept('br', brCreditCheckSchema, request.body)),
-    );
+    app.post(`/creditchecks/v1/ar/${segment}`, { schema }, async (request, reply) => {
+      return reply.status(202).send(await accept('ar', arCreditCheckSchema, request.body));
+    });
+    app.post(`/creditchecks/v1/br/${segment}`, { schema }, async (request, reply) => {
+      return reply.status(202).send(await accept('br', brCreditCheckSchema, request.body));
+    });
   }
 }

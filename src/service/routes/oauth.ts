@@ -8,8 +8,10 @@ const WINDOW_MS = 60_000;
 
 /**
  * Wrong client credentials per address and minute. Only failures count, so that a BFF renewing its
- * token as often as it likes is never slowed; past the limit the address is refused, right
- * credentials or not, until its minute is over: guessing the secret becomes hopeless.
+ * token as often as it likes is never slowed; past the limit wrong credentials from the address
+ * get 429 until its minute is over. The right ones are never refused (a lockout provoked by
+ * someone else must not stop the real client), so guessing rests on the secret's length, which
+ * production enforces by refusing the development secret.
  */
 class FailedAttempts {
   private readonly failures = new Map<string, { count: number; resetAt: number }>();
@@ -33,7 +35,7 @@ class FailedAttempts {
   }
 }
 
-/** POST /oauth: client credentials → access token (contract 1). */
+/** POST /oauth: client credentials → access token (wire contract §1). */
 export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   const attempts = new FailedAttempts(ctx.config.oauthFailuresPerMinute);
   app.addContentTypeParser(
@@ -44,19 +46,22 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
     },
   );
   app.post('/oauth', { schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
-    const wait = attempts.retryAfter(request.ip);
-    if (wait > 0) {
-      void reply.header('retry-after', String(wait));
-      throw new ServiceError(429, {
-        code: 429,
-        type: 'IntegrationError',
-        name: 'too_many_requests',
-        message: `too many wrong client credentials from this address; try again in ${wait} s`,
-      });
-    }
+    // The right credentials are always accepted, also while the address is locked out: a burst of
+    // wrong ones from the client's address (a neighbour behind the same NAT, a forged callback)
+    // must never stop the real client. Past the limit wrong ones get 429 without being counted.
     try {
       checkClientCredentials(ctx.config, request.headers.authorization);
     } catch (error) {
+      const wait = attempts.retryAfter(request.ip);
+      if (wait > 0) {
+        void reply.header('retry-after', String(wait));
+        throw new ServiceError(429, {
+          code: 429,
+          type: 'IntegrationError',
+          name: 'too_many_requests',
+          message: `too many wrong client credentials from this address; try again in ${wait} s`,
+        });
+      }
       attempts.failed(request.ip);
       throw error;
     }

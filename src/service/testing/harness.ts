@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { noisePhoto } from '../../e2e/fixtures/noise-photo';
-import { sendInputForm, type UploadPart } from '../../e2e/fixtures/send-input-form';
-import { buildServiceApp } from './app';
-import { loadConfig, type ServiceConfig } from './config';
-import { signBody } from './outbox';
+import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
+import { sendInputForm, type UploadPart } from '../../../e2e/fixtures/send-input-form';
+import { buildServiceApp } from '../app';
+import { loadConfig, type ServiceConfig } from '../config';
+import { signBody } from '../outbox';
 
 export interface RunningService {
   url: string;
@@ -43,6 +43,8 @@ export async function startService(
     SERVICE_WEBHOOK_URL: 'none',
     PROCESSING_STEP_MS: '0',
     WEBHOOK_RETRY_SECONDS: '0.2,0.2',
+    // The tests' webhook receivers listen on loopback, which the outbound policy refuses by default.
+    OUTBOUND_ALLOWED: '127.0.0.1/32',
     ...env,
   });
   const app = buildServiceApp(config);

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkDocumentPhoto } from './check-input';
+import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
+
+const dir = mkdtempSync(join(tmpdir(), 'idv-image-meta-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const MB = 1024 * 1024;
+
+const write = (name: string, bytes: Buffer) => {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+};
+
+const chunk = (type: string, data: Buffer) => {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(8 + data.length + 4);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE(crc32(body), 8 + data.length);
+  return out;
+};
+
+/** A real PNG with `extra` chunks inserted after IHDR. */
+async function pngWith(extra: Buffer[]) {
+  const png = await sharp({ create: { width: 900, height: 700, channels: 3, background: '#3a7bd5' } })
+    .png()
+    .toBuffer();
+  const afterIhdr = 8 + 12 + 13;
+  return Buffer.concat([png.subarray(0, afterIhdr), ...extra, png.subarray(afterIhdr)]);
+}
+
+const rssMb = () => process.memoryUsage().rss / MB;
+const documentCtx = { type: 'national-id', country: 'AR', page: 'front', requires: [] } as const;
+
+describe('image metadata is measured before sharp reads it', () => {
+  it('refuses a PNG with 40 MB of text chunks without turning them into strings', async () => {
+    const text = Buffer.concat([Buffer.from('comment\0'), Buffer.alloc(MB - 8, 0x41)]);
+    const path = write('texty.png', await pngWith(Array.from({ length: 40 }, () => chunk('tEXt', text))));
+    const before = rssMb();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        checkDocumentPhoto({ path, filename: 'texty.png', size: 40 * MB, format: 'png' }, documentCtx),
+      ),
+    );
+    clearInterval(sampler);
+    for (const outcome of outcomes) {
+      expect(outcome.code).toBe('documentPhoto.unexpectedData');
+      expect(outcome.message).toMatch(/metadata/);
+    }
+    expect(peak - before).toBeLessThan(64);
+  });
+
+  it('counts compressed text and profiles as they inflate', async () => {
+    const bomb = deflateSync(Buffer.alloc(64 * MB, 0x41));
+    const ztxt = chunk('zTXt', Buffer.concat([Buffer.from('comment\0\0'), bomb]));
+    const path = write('ztxt.png', await pngWith([ztxt]));
+    expect(await imageMetadataBytes(path)).toBeGreaterThan(MAX_IMAGE_METADATA_BYTES);
+    const itxt = chunk('iTXt', Buffer.concat([Buffer.from('comment\0\x01\0en\0c\0'), bomb]));
+    expect(await imageMetadataBytes(write('itxt.png', await pngWith([itxt])))).toBeGreaterThan(
+      MAX_IMAGE_METADATA_BYTES,
+    );
+    // An ordinary marker chunk is small and still read.
+    const marker = chunk('tEXt', Buffer.from('idv-scenario\0documentPhoto.blurryText'));
+    expect(await imageMetadataBytes(write('marker.png', await pngWith([marker])))).toBeLessThan(100);
+  });
+
+  it('counts JPEG APPn and COM segments before the scan', async () => {
+    const jpeg = await sharp({ create: { width: 900, height: 700, channels: 3, background: '#3a7bd5' } })
+      .jpeg()
+      .toBuffer();
+    const com = Buffer.concat([Buffer.from([0xff, 0xfe, 0xff, 0xff]), Buffer.alloc(0xfffd, 0x41)]);
+    const many = Buffer.concat([jpeg.subarray(0, 2), ...Array<Buffer>(40).fill(com), jpeg.subarray(2)]);
+    const path = write('comments.jpg', many);
+    expect(await imageMetadataBytes(path)).toBeGreaterThan(MAX_IMAGE_METADATA_BYTES);
+    const outcome = await checkDocumentPhoto(
+      { path, filename: 'comments.jpg', size: many.length, format: 'jpeg' },
+      documentCtx,
+    );
+    expect(outcome.code).toBe('documentPhoto.unexpectedData');
+    expect(await imageMetadataBytes(write('plain.jpg', jpeg))).toBeLessThan(MAX_IMAGE_METADATA_BYTES);
+  });
+});
