@@ -3,6 +3,8 @@ import { WizardPage } from './fixtures/wizard-page';
 
 // Full runs of the demo flows from sample files, with an accessibility scan of every screen.
 test.describe('wizard: happy paths', () => {
+  // Whole flows with an axe scan per screen: minutes on a machine shared by several runs.
+  test.describe.configure({ timeout: 180_000 });
   test('ar-national-id: document sides and a selfie in one send-input, status followed', async ({ page }) => {
     const wizard = new WizardPage(page);
     await wizard.recordSendInputs();

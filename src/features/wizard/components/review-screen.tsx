@@ -129,10 +129,9 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
         setCancelled(true);
         return;
       }
-      const kind = classifyFailure(outcome.status, outcome.error);
-      // Everything arrived already (an earlier upload finished after all): the status is what is left.
-      if (kind === 'locked') update((s) => ({ ...s, screen: 'done' }));
-      else setFailure(kind);
+      // Everything arrived already (an earlier upload finished after all): the "locked" screen
+      // offers the status only, never another send.
+      setFailure(classifyFailure(outcome.status, outcome.error));
       return;
     }
     const results: Record<string, InputOutcome> = { ...state.results };
@@ -255,7 +254,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
         <button
           type="button"
           onClick={() => void send()}
-          disabled={sending || incomplete.length > 0 || !toSend.length}
+          disabled={sending || incomplete.length > 0 || !toSend.length || failure === 'locked'}
         >
           {sending ? t('review.sending') : t('review.send')}
         </button>
