@@ -71,6 +71,7 @@ test('global-passport by camera: rear camera for documents, front for the selfie
 });
 
 test('camera denied: the wizard says so and the file upload still works', async ({ baseURL }) => {
+  test.setTimeout(180_000);
   // A browser without the flag that accepts every camera prompt, and a context granting nothing:
   // the camera request is refused as a person refusing it would.
   const browser = await launch(chromiumArgs.filter((arg) => arg !== '--use-fake-ui-for-media-stream'));

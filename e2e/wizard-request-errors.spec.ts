@@ -3,6 +3,8 @@ import { WizardPage } from './fixtures/wizard-page';
 
 // Request-level answers of send-input (nothing of the request kept): each has its own screen.
 test('every request-level failure is explained, and the captures stay for the next try', async ({ page }) => {
+  // Eight failures in a row, each with an axe scan: slow on a shared machine.
+  test.setTimeout(180_000);
   const wizard = new WizardPage(page);
   await wizard.start('ar-national-id');
   await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
