@@ -1,11 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The face models and TensorFlow.js wasm files the wizard's selfie check loads at run time, served
+ * from node_modules in development and copied into the build: only the files the check uses.
+ */
+function faceAssets(): Plugin {
+  const require = createRequire(import.meta.url);
+  const humanModels = join(dirname(require.resolve('@vladmandic/human')), '..', 'models');
+  const tfjsWasm = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+  const files: Record<string, string> = {};
+  for (const model of ['blazeface', 'facemesh', 'iris']) {
+    for (const ext of ['json', 'bin'])
+      files[`models/human/${model}.${ext}`] = join(humanModels, `${model}.${ext}`);
+  }
+  for (const wasm of [
+    'tfjs-backend-wasm.wasm',
+    'tfjs-backend-wasm-simd.wasm',
+    'tfjs-backend-wasm-threaded-simd.wasm',
+  ])
+    files[`models/tfjs/${wasm}`] = join(tfjsWasm, wasm);
+  return {
+    name: 'face-assets',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const file = files[(req.url ?? '').replace(/^\//, '').split('?')[0]];
+        if (!file) return next();
+        res.setHeader(
+          'content-type',
+          file.endsWith('.json')
+            ? 'application/json'
+            : file.endsWith('.wasm')
+              ? 'application/wasm'
+              : 'application/octet-stream',
+        );
+        res.end(readFileSync(file));
+      });
+    },
+    generateBundle() {
+      for (const [fileName, file] of Object.entries(files))
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(file) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), faceAssets()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1600 },
   server: {
     // In development the BFF owns /api and /webhooks; Vite only serves the SPA.
     proxy: {

@@ -1,4 +1,6 @@
 import { buildServiceApp } from './app';
+import { warmFaceReader } from './checks/face-reader';
+import { warmMrzReader } from './checks/mrz';
 import { warmPdfReader } from './checks/pdf-reader';
 import { loadConfig } from './config';
 
@@ -29,6 +31,9 @@ try {
   // Here rather than in app.ts: a running service wants pdf.js ready for its first PDF; the many
   // apps that tests build do not.
   warmPdfReader();
+  // The face models and the OCR data load in a few seconds, off the event loop.
+  warmFaceReader();
+  void warmMrzReader().catch((error: unknown) => app.log.warn({ err: error }, 'MRZ reader not ready'));
 } catch (error) {
   app.log.error({ err: error }, 'could not start');
   process.exit(1);

@@ -8,6 +8,7 @@ import { inputResultSchema } from '@/shared/contract/send-input';
 import {
   createVerification,
   getVerification,
+  faceImage,
   noiseImage,
   sendInput,
   startService,
@@ -18,7 +19,7 @@ let svc: RunningService;
 let photo: Buffer;
 beforeAll(async () => {
   svc = await startService({ UPLOAD_WAIT_SECONDS: '600' });
-  photo = await noiseImage(800, 640);
+  photo = await faceImage(800, 640);
 });
 afterAll(() => svc.close());
 
@@ -119,7 +120,7 @@ describe('send-input answers per descriptor', () => {
       [brFront('front.jpg'), selfie('selfie.jpg')],
       [
         { field: 'document', name: 'front.jpg', bytes: await noiseImage(400, 300) }, // too small
-        { field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) },
+        { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
       ],
     );
     expect(codes(first.body)).toEqual([
@@ -130,7 +131,7 @@ describe('send-input answers per descriptor', () => {
       svc,
       v.identity,
       [selfie('selfie.jpg')],
-      [{ field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) }],
+      [{ field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) }],
     );
     expect(codes(later.body)).toEqual(['documentPhoto.FirstInputNotProcessed']);
     const retake = await sendInput(
@@ -139,7 +140,7 @@ describe('send-input answers per descriptor', () => {
       [brFront('front.jpg'), selfie('selfie.jpg')],
       [
         { field: 'document', name: 'front.jpg', bytes: photo },
-        { field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) },
+        { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
       ],
     );
     expect(codes(retake.body)).toEqual([null, null]);
@@ -226,7 +227,7 @@ describe('send-input answers per descriptor', () => {
         svc,
         v.identity,
         [selfie('s.jpg')],
-        [{ field: 'selfie', name: 's.jpg', bytes: await noiseImage(700, 700) }],
+        [{ field: 'selfie', name: 's.jpg', bytes: await faceImage(700, 700) }],
       );
     await send();
     const mediaDir = path.join(svc.dataDir, 'media');
@@ -255,7 +256,7 @@ describe('hostile input never crashes the service or leaves partial state', () =
 
   it('judges files by their bytes, not their names; corrupt PDFs fail their input only', async () => {
     const v = await createVerification(svc, 'br-bank');
-    const png = await noiseImage(800, 640, 'png');
+    const png = await faceImage(800, 640, 'png');
     const renamed = await sendInput(
       svc,
       v.identity,
@@ -288,7 +289,7 @@ describe('hostile input never crashes the service or leaves partial state', () =
       svc,
       v.identity,
       [selfie('evil.jpg')],
-      [{ field: 'selfie', name: '../../evil.jpg', bytes: await noiseImage(700, 700) }],
+      [{ field: 'selfie', name: '../../evil.jpg', bytes: await faceImage(700, 700) }],
     );
     expect(status).toBe(201);
     expect(['media.notFound', null]).toContain(codes(body)[0]);

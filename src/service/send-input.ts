@@ -121,6 +121,7 @@ async function runCheck(
         country: d.data.country,
         page: d.data.page,
         requires,
+        faceRequired: plan.biometric !== null,
         ...(otherSide ? { otherSide: { phash: otherSide.phash } } : {}),
       });
     }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FlowInput } from '@/shared/contract/service-api';
 import type {
   DeviceFingerprint,
@@ -6,6 +5,7 @@ import type {
   Step,
   VerificationData,
 } from '@/shared/contract/verification';
+import { faceMatch, type FaceMatch } from './checks/face-match';
 import type { InputFacts, Person } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
@@ -76,12 +76,6 @@ const extraLabels: Record<string, string> = {
   emissionNumber: 'Emission number',
 };
 
-/** Synthetic scores are derived from stable inputs, so the same files always give the same data. */
-const stableNumber = (text: string, min: number, max: number) => {
-  const n = createHash('sha256').update(text).digest().readUInt32BE(0);
-  return Math.round((min + (n / 0xffffffff) * (max - min)) * 100) / 100;
-};
-
 export function ageOn(dateOfBirth: string, now: Date): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
   if (!m) return null;
@@ -123,8 +117,7 @@ function documentSteps(
   person: Person | undefined,
   country: string,
   type: string,
-  hasBiometric: boolean,
-  mediaKey: string,
+  match: FaceMatch | undefined,
   customFields: Record<string, string> | null,
 ): StepResult[] {
   const steps: StepResult[] = [];
@@ -133,8 +126,16 @@ function documentSteps(
       ? ok('document-reading', fieldsOf(person))
       : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
   );
-  if (hasBiometric)
-    steps.push(ok('facematch', { score: stableNumber(`facematch:${mediaKey}`, 82, 99), synthetic: true }));
+  // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
+  if (match) {
+    steps.push(
+      match.passed
+        ? ok('facematch', { score: match.score })
+        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', {
+            score: match.score,
+          }),
+    );
+  }
   const name = person?.fullName ?? '';
   steps.push(
     syntheticWatchlist.test(name)
@@ -289,7 +290,13 @@ export function buildResult(
       region: typeof data.region === 'string' && data.region ? data.region : null,
       group: planned.group,
       media,
-      steps: documentSteps(merged, country, type, plan.biometric !== null, media.join(','), customFields),
+      steps: documentSteps(
+        merged,
+        country,
+        type,
+        plan.biometric !== null ? faceMatch(factsOf(biometric), factsOf(front)) : undefined,
+        customFields,
+      ),
       fields: merged ? fieldsOf(merged) : {},
     });
   }

@@ -53,32 +53,22 @@ export const errorTypeOf = (code: ErrorCode) =>
   systemErrorCodes.includes(code) ? ('SystemError' as const) : ('ValidationError' as const);
 
 /**
- * Codes that need a trained model; the embedded service reads them from a sample file's
- * scenario marker (wire contract §4). The others are measured from the bytes.
+ * Codes that no model shipped with the project judges; the embedded service reads them from a
+ * sample file's scenario marker (wire contract §4). The others are measured from the bytes and
+ * pixels (faces, eyes, MRZ, PDF417 and their mismatches: src/service/checks/README.md).
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
   'documentPhoto.badText',
   'documentPhoto.unexpectedData',
   'documentPhoto.noText',
-  'documentPhoto.noFace',
   'documentPhoto.screenPhoto',
   'documentPhoto.noDocument',
   'documentPhoto.missingFields',
   'documentPhoto.wrongFormat',
-  'documentPhoto.noMrz',
-  'documentPhoto.badMrz',
-  'documentPhoto.badPdf417',
-  'documentPhoto.typeMismatch',
-  'documentPhoto.countryMismatch',
   'documentPhoto.croppedDocument',
   'documentPhoto.sideMismatch',
   'documentPhoto.occludedDocument',
-  'voiceVideo.multipleFaces',
-  'voiceVideo.noFace',
   'selfiePhoto.maskDetected',
-  'selfiePhoto.closedEyes',
-  'selfiePhoto.noFace',
-  'selfiePhoto.multipleFaces',
   'selfiePhoto.sunGlasses',
   'selfiePhoto.validationError',
 ];

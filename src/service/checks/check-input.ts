@@ -3,6 +3,9 @@ import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { readPdf417 } from './barcode';
+import { claimMismatch, typeOfDocumentCode } from './document-claim';
+import { documentFaces, selfieFaces, videoFaces } from './face-checks';
+import { readMrz } from './mrz';
 import { parseStatement } from './bank-statement';
 import { barcodeImage, measureImage, readImageHeader } from './image';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
@@ -17,6 +20,8 @@ export interface DocumentPhotoContext {
   page: 'front' | 'back';
   requires: readonly ('mrz' | 'pdf417')[];
   otherSide?: { phash?: string };
+  /** The flow compares a selfie or video with the document's portrait, so a portrait must be found. */
+  faceRequired?: boolean;
 }
 
 export interface CustomDocumentContext {
@@ -69,6 +74,20 @@ const markerMessages: Partial<Record<ErrorCode, string>> = {
   'selfiePhoto.sunGlasses': 'the person wears sunglasses',
   'selfiePhoto.validationError': 'the selfie was not taken properly',
 };
+
+/** Document types whose front carries the holder's portrait. */
+const portraitTypes = new Set<DocumentType>(['passport', 'national-id', 'driving-license']);
+
+const mismatchMessages = {
+  countryMismatch: 'the document is from another country than the one chosen',
+  typeMismatch: 'the document is of another type than the one chosen',
+};
+
+/**
+ * The person of a document: a sample's person marker states what the visual zone shows (there is
+ * no OCR of it), so it wins; what the MRZ or barcode read fills the rest, and alone without one.
+ */
+const readOverMarker = (marker: Person | undefined, read: Person): Person => ({ ...read, ...marker });
 
 const fail = (code: ErrorCode, message: string, facts: InputFacts): CheckOutcome => ({
   code,
@@ -193,11 +212,38 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       const png = await barcodeImage(file.path);
       const read = png ? await readPdf417(png) : { found: false as const };
       facts.pdf417 = read.found;
-      if (read.found && !facts.person && ctx.country.toUpperCase() === 'AR') {
-        facts.person = parseArgentinePdf417(read.text);
-      }
       if (!read.found && ctx.page === 'back') {
         return fail('documentPhoto.noPdf417', 'no PDF417 barcode was found on the back', facts);
+      }
+      if (read.found) {
+        const dni = read.valid ? parseArgentinePdf417(read.text) : undefined;
+        if (!dni)
+          return fail('documentPhoto.badPdf417', 'the PDF417 barcode does not hold a DNI record', facts);
+        facts.person = readOverMarker(facts.person, dni);
+        const mismatch = claimMismatch(ctx, { country: 'ARG', type: 'national-id' });
+        if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
+      }
+    }
+
+    if (ctx.requires.includes('mrz')) {
+      const mrz = await readMrz(file.path);
+      facts.mrz = mrz.found && mrz.valid;
+      if (!mrz.found) return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
+      if (!mrz.valid) {
+        return fail('documentPhoto.badMrz', 'the machine-readable zone fails its check digits', facts);
+      }
+      facts.person = readOverMarker(facts.person, mrz.person);
+      const mismatch = claimMismatch(ctx, {
+        country: mrz.issuingState,
+        type: typeOfDocumentCode(mrz.documentCode),
+      });
+      if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
+    }
+
+    if (ctx.page === 'front' && portraitTypes.has(ctx.type)) {
+      const faces = await documentFaces(file.path, facts);
+      if (faces === 'noFace' && ctx.faceRequired) {
+        return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }
     }
     return pass(facts);
@@ -212,7 +258,11 @@ export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
       small: 'selfiePhoto.validationError',
       family: markerFamilies.selfie,
     });
-    return 'outcome' in photo ? photo.outcome : pass(facts);
+    if ('outcome' in photo) return photo.outcome;
+    const verdict = await selfieFaces(file.path, facts);
+    return verdict
+      ? fail(`selfiePhoto.${verdict}`, markerMessages[`selfiePhoto.${verdict}`] ?? '', facts)
+      : pass(facts);
   });
 }
 
@@ -224,7 +274,10 @@ export function checkSelfieVideo(file: StoredFile): Promise<CheckOutcome> {
       facts.durationSeconds = Math.round(container.durationSeconds * 100) / 100;
     const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.video, facts);
     if (scenario) return markerOutcome(scenario, facts);
-    return pass(facts);
+    const verdict = await videoFaces(file.path, facts);
+    return verdict
+      ? fail(`voiceVideo.${verdict}`, markerMessages[`voiceVideo.${verdict}`] ?? '', facts)
+      : pass(facts);
   });
 }
 
@@ -300,6 +353,7 @@ export function parseArgentinePdf417(text: string): Person | undefined {
   if (f.length < 8 || !/^\d{7,8}$/.test(f[4] ?? '')) return undefined;
   const lastName = f[1].trim();
   const firstName = f[2].trim();
+  if (!lastName || !firstName || !/^[MFX]$/.test(f[3]) || !arDate(f[6]) || !arDate(f[7])) return undefined;
   return {
     fullName: `${firstName} ${lastName}`.trim(),
     firstName,

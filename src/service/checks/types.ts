@@ -44,6 +44,14 @@ export interface InputFacts {
   /** Duration of a video, when its container states one. */
   durationSeconds?: number;
   pdf417?: boolean;
+  /** Whether a machine-readable zone was read (checked only where the flow requires one). */
+  mrz?: boolean;
+  /** Faces found in the image (selfie, document portrait, sampled video frames: the most in one frame). */
+  faces?: number;
+  /** Mean eye openness of the largest face (`src/shared/face-rules.ts`). */
+  eyeOpenness?: number;
+  /** Face descriptor of the largest face, for the face match (faces.ts `storedDescriptor`). */
+  faceDescriptor?: number[];
   /** The scenario code carried by the file's marker, if any. */
   scenario?: ErrorCode;
   person?: Person;

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
 import {
   createVerification,
+  faceImage,
   noiseImage,
+  passportImage,
   sendInput,
   startService,
   waitForStatus,
@@ -15,7 +17,7 @@ let svc: RunningService;
 let jpeg: Buffer;
 beforeAll(async () => {
   svc = await startService({ UPLOAD_WAIT_SECONDS: '600' });
-  jpeg = await noiseImage(800, 640);
+  jpeg = await passportImage('ARG');
 });
 afterAll(() => svc.close());
 
@@ -173,7 +175,7 @@ describe('send-input: request-level refusals keep nothing', () => {
       svc,
       v.identity,
       [{ inputType: 'selfie-photo', group: 7, data: { filename: 'selfie.jpg' } }],
-      [{ field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) }],
+      [{ field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) }],
     );
     expect(status).toBe(201);
     expect(body).toEqual([{ result: true, data: { filename: 'selfie.jpg' } }]);
@@ -194,9 +196,9 @@ describe('send-input: request-level refusals keep nothing', () => {
         selfie(),
       ],
       [
-        { field: 'document', name: 'front.jpg', bytes: await noiseImage(800, 640) },
+        { field: 'document', name: 'front.jpg', bytes: jpeg },
         { field: 'document', name: 'por.jpg', bytes: await noiseImage(800, 640) },
-        { field: 'selfie', name: 'selfie.jpg', bytes: await noiseImage(700, 700) },
+        { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
       ],
     );
     expect(ok.status).toBe(201);

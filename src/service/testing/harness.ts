@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
+import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
 import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
 import { sendInputForm, type UploadPart } from '../../../e2e/fixtures/send-input-form';
 import { buildServiceApp } from '../app';
@@ -131,6 +132,16 @@ export async function waitForStatus(svc: RunningService, id: string, statuses: s
 /** A detailed, colourful photo-like JPEG or PNG, different at each call. */
 export const noiseImage = (width: number, height: number, format: 'jpeg' | 'png' = 'jpeg') =>
   noisePhoto(width, height, { format });
+
+/**
+ * A unique photo with the samples' drawn face: a selfie, or the front of a document type that
+ * carries a portrait (the service looks for one where the flow compares faces).
+ */
+export const faceImage = (width: number, height: number, format: 'jpeg' | 'png' = 'jpeg') =>
+  facePhoto(width, height, { format });
+
+/** A passport data page whose MRZ (valid check digits) names the ICAO state, e.g. ARG. */
+export const passportImage = (state: string) => passportPhoto(state);
 
 /** Adds a JPEG COM segment right after SOI: how a sample carries a scenario or person marker. */
 export function withJpegComment(jpeg: Buffer, text: string) {

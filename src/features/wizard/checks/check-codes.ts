@@ -17,6 +17,10 @@ const codes = [
   'client.videoFormat',
   'client.videoTooLong',
   'client.unreadable',
+  'client.noFace',
+  'client.multipleFaces',
+  'client.closedEyes',
+  'client.noPdf417',
 ] as const;
 
 export type ClientCheckCode = (typeof codes)[number];

@@ -1,3 +1,4 @@
+import { SCENARIO_MARKER } from '@/shared/error-codes';
 import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -14,6 +15,8 @@ export interface ImageCheckOptions {
   kind: ImageKind;
   /** The other side of the same document, to refuse the same picture sent twice. */
   otherSide?: { phash: string };
+  /** A document side that must show a readable PDF417 barcode (the flow step requires it). */
+  pdf417?: boolean;
 }
 
 export type ImageCheckResult =
@@ -105,6 +108,22 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   }
   if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
     return fail('client.similarSides');
+  // The barcode reader loads on the first photo of a side that requires a barcode.
+  if (opts.kind === 'document' && opts.pdf417) {
+    const { hasPdf417 } = await import('./check-barcode');
+    if ((await hasPdf417(upload).catch(() => true)) === false) return fail('client.noPdf417');
+  }
+  // The face check and its models load on the first selfie only (check-faces.ts). A sample whose
+  // scenario marker names a selfie code is judged by that marker, in the service as here.
+  const marked = readTextMarkers(format === 'png' ? await readBytes(file) : head).some((t) =>
+    t.includes(`${SCENARIO_MARKER}selfiePhoto.`),
+  );
+  if (opts.kind === 'selfie' && !marked) {
+    const { checkSelfieFace } = await import('./check-faces');
+    const face = await checkSelfieFace(upload).catch(() => null);
+    // A browser that cannot run the models (no WebAssembly) leaves the judgement to the service.
+    if (face?.problem) return fail(face.problem);
+  }
   return {
     ok: true,
     file: upload,

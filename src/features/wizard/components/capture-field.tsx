@@ -30,6 +30,8 @@ type Props = {
   checkKind: 'document' | 'selfie' | 'custom-document';
   camera?: { facing: 'environment' | 'user'; guide: 'document' | 'face' } | 'video';
   otherSide?: { phash: string };
+  /** The photo must show a readable PDF417 barcode (a document side whose flow step requires one). */
+  pdf417?: boolean;
   /** A PDF with more pages is refused here, as the service would refuse it (a one-page custom document). */
   maxPdfPages?: number;
   /** Only a bank statement comes with its password; the service cannot open any other protected PDF. */
@@ -59,6 +61,7 @@ export function CaptureField({
   checkKind,
   camera,
   otherSide,
+  pdf417 = false,
   maxPdfPages,
   protectedPdfAllowed = false,
   value,
@@ -139,7 +142,11 @@ export function CaptureField({
         await onFile(file, { originalName: chosen.name, fromCamera });
       } else {
         const { checkImage } = await import('../checks/check-image');
-        const result = await checkImage(file, { kind: checkKind, ...(otherSide ? { otherSide } : {}) });
+        const result = await checkImage(file, {
+          kind: checkKind,
+          ...(otherSide ? { otherSide } : {}),
+          ...(pdf417 ? { pdf417 } : {}),
+        });
         if (!result.ok) return setProblem(result.reason as ClientReason);
         focusPreview.current = true;
         await onFile(result.file, { originalName: chosen.name, phash: result.phash, fromCamera });

@@ -212,6 +212,7 @@ export function DocumentStep({
         checkKind="document"
         camera={{ facing: 'environment', guide: 'document' }}
         otherSide={current?.front?.phash ? { phash: current.front.phash } : undefined}
+        pdf417={spec.requires.includes('pdf417')}
         value={current?.noBack ? undefined : current?.back}
         getBlob={getBlob}
         onFile={capturedPart('back')}

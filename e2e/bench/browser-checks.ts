@@ -1,0 +1,90 @@
+// `npm run bench:browser-checks`: the wizard's model checks in Chromium (the capture-checks test
+// page, e2e/fixtures/capture-harness.html, with the real modules): the selfie face check's model
+// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), against a plain decode of
+// the same file, and the gzip weight each lazily loaded check adds to its step.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../../playwright.config';
+import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-harness-server';
+import { samplesDir } from '../fixtures/samples';
+import { median, percentile } from './lib/percentile';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const work = 'test-results/bench-browser-checks';
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+
+function gzipOf(dir: string, match: (path: string) => boolean) {
+  let raw = 0;
+  let gzip = 0;
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (match(path)) {
+        const bytes = readFileSync(path);
+        raw += bytes.length;
+        gzip += gzipSync(bytes, { level: 9 }).length;
+      }
+    }
+  };
+  walk(dir);
+  return { raw, gzip };
+}
+
+const harnessDir = `${work}/harness`;
+await buildHarness(harnessDir);
+const weights: [string, (p: string) => boolean][] = [
+  ['selfie face check: Human + TensorFlow.js (JS)', (p) => /assets\/human\.esm-.*\.js$/.test(p)],
+  ['selfie face check: models (blazeface, facemesh, iris)', (p) => p.includes('/models/human/')],
+  [
+    'selfie face check: TensorFlow.js wasm (SIMD build used)',
+    (p) => p.endsWith('tfjs-backend-wasm-simd.wasm'),
+  ],
+  [
+    'DNI back barcode check: zxing-wasm reader (JS + wasm)',
+    (p) => /zxing_reader.*\.wasm$|assets\/(reader|check-barcode)-.*\.js$/.test(p),
+  ],
+];
+console.log('Added weight per lazily loaded check (fetched by the step that needs it):');
+for (const [label, match] of weights) {
+  const { raw, gzip } = gzipOf(harnessDir, match);
+  console.log(`  ${label.padEnd(58)} ${kB(gzip).padStart(8)} gzip ${kB(raw).padStart(8)} raw`);
+}
+
+const server = await serveHarness({ '/': harnessDir, '/samples/': samplesDir });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: chromiumArgs,
+});
+try {
+  const page = await browser.newPage();
+  await page.goto(server.url + HARNESS_PAGE);
+  await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+  const decode: number[] = [];
+  for (let i = 0; i <= ROUNDS; i++)
+    decode.push((await page.evaluate(() => window.captureHarness.timeDecode('/samples/selfie.jpg'))).ms);
+  decode.shift();
+  const face = await page.evaluate(([path, rounds]) => window.captureHarness.timeSelfieFace(path, rounds), [
+    '/samples/selfie.jpg',
+    ROUNDS,
+  ] as const);
+  const base = median(decode);
+  console.log(`\nSelfie face check in Chromium (selfie.jpg 720×960, ${ROUNDS} rounds):`);
+  console.log(
+    `  models loaded in ${face.loadMs.toFixed(0)} ms; verdict ${face.problem ?? 'accepted'}, ${face.faces} face`,
+  );
+  console.log(`  baseline decode      p50 ${base.toFixed(0).padStart(5)} ms`);
+  for (const [label, values] of [
+    ['detection', face.detectMs],
+    ['check (decode+detect)', face.totalMs],
+  ] as const) {
+    console.log(
+      `  ${label.padEnd(20)} p50 ${median(values).toFixed(0).padStart(5)} ms  p99 ${percentile(values, 99).toFixed(0).padStart(5)} ms  ×${(median(values) / base).toFixed(1)} the decode`,
+    );
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,64 @@
+// `npm run bench:checks`: the time of each pixel check of the embedded service per image, in this
+// process on one thread (p50/p99 over BENCH_ROUNDS rounds of the committed samples), next to the
+// baseline every photo already pays: the decode and metrics of image.ts. Model loading is timed
+// apart (once per process).
+import { performance } from 'node:perf_hooks';
+import { barcodeImage, measureImage } from '@/service/checks/image';
+import { readPdf417 } from '@/service/checks/barcode';
+import { detectFacesInFile, loadFaceModels } from '@/service/checks/faces';
+import { videoFaces } from '@/service/checks/face-checks';
+import { closeMrzReader, readMrz, warmMrzReader } from '@/service/checks/mrz';
+import { samplePath } from '../fixtures/samples';
+import { percentile } from './lib/percentile';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+
+async function timed<T>(run: () => Promise<T>) {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+async function load(label: string, run: () => Promise<unknown>) {
+  console.log(`${label.padEnd(34)} loaded in ${(await timed(run)).toFixed(0)} ms`);
+}
+await load('faces (Human wasm, 4 models)', loadFaceModels);
+await load('MRZ OCR (tesseract.js worker)', warmMrzReader);
+
+const checks: [string, string[], (path: string) => Promise<unknown>][] = [
+  [
+    'baseline: decode + metrics',
+    ['selfie.jpg', 'gb-passport.jpg', 'ar-national-id-back.jpg'],
+    (p) => measureImage(p),
+  ],
+  ['faces: selfie', ['selfie.jpg', 'selfie-closed-eyes.jpg', 'selfie-no-face.jpg'], detectFacesInFile],
+  ['faces: two-face selfie', ['selfie-multiple-faces.jpg'], detectFacesInFile],
+  ['faces: document portrait', ['gb-passport.jpg', 'ar-national-id-front.jpg'], detectFacesInFile],
+  ['MRZ: passport', ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'], readMrz],
+  ['MRZ: none (bottom, then whole)', ['document-no-mrz.jpg'], readMrz],
+  [
+    'PDF417: DNI back',
+    ['ar-national-id-back.jpg', 'document-bad-pdf417.jpg'],
+    async (p) => readPdf417((await barcodeImage(p)) ?? new Uint8Array()),
+  ],
+  ['video: 3 frames (ffmpeg + faces)', ['liveness.mp4', 'video-no-face.mp4'], (p) => videoFaces(p, {})],
+];
+
+// One warm-up pass, so that wasm kernels of each input size are compiled before timing.
+for (const [, files, run] of checks) for (const f of files) await run(samplePath(f));
+
+const results: { label: string; p50: number; p99: number }[] = [];
+for (const [label, files, run] of checks) {
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) for (const f of files) times.push(await timed(() => run(samplePath(f))));
+  results.push({ label, p50: percentile(times, 50), p99: percentile(times, 99) });
+}
+const base = results[0].p50;
+console.log(`\nper image, ${rounds} rounds (ratio = p50 / baseline p50)`);
+for (const r of results) {
+  console.log(
+    `${r.label.padEnd(34)} p50 ${r.p50.toFixed(0).padStart(5)} ms  p99 ${r.p99.toFixed(0).padStart(5)} ms  ×${(r.p50 / base).toFixed(1)}`,
+  );
+}
+await closeMrzReader();
+process.exit(0);

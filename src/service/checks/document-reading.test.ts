@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { descriptorSimilarity, judgeFaces, selfieVerdict, type DetectedFace } from '@/shared/face-rules';
+import { passportMrz } from '../../../e2e/fixtures/mrz-lines';
+import { parseArgentinePdf417 } from './check-input';
+import { claimMismatch, sameCountry, typeOfDocumentCode } from './document-claim';
+import { faceMatch } from './face-match';
+import { mrzLines, parseMrzLines } from './mrz';
+
+const holder = {
+  fullName: 'ALEX SPECIMEN',
+  firstName: 'ALEX',
+  lastName: 'SPECIMEN',
+  documentNumber: 'X12345678',
+  dateOfBirth: '1988-11-30',
+  expiryDate: '2034-09-01',
+  sex: 'F',
+  nationality: 'GBR',
+};
+
+describe('MRZ lines and parsing', () => {
+  it('keeps MRZ-like lines from OCR text and re-pads near misses to the TD3 length', () => {
+    const [l1, l2] = passportMrz('GBR', holder);
+    const text = `SPECIMEN PASSPORT\n${l1.slice(0, 43)}\n ${l2} \nfooter`;
+    expect(mrzLines(text)).toEqual([l1, l2]);
+    expect(mrzLines('no zone here\nNAME <')).toEqual([]);
+  });
+
+  it('reads the person and the dates with their century; a wrong check digit is invalid', () => {
+    const lines = passportMrz('GBR', holder);
+    const read = parseMrzLines(lines);
+    expect(read).toMatchObject({ found: true, valid: true, documentCode: 'P', issuingState: 'GBR' });
+    if (!read.found || !read.valid) throw new Error('unreadable');
+    expect(read.person).toEqual({ ...holder });
+    const bad = [lines[0], `${lines[1].slice(0, 9)}0${lines[1].slice(10)}`];
+    expect(parseMrzLines(bad)).toEqual({ found: true, valid: false, lines: bad });
+    expect(parseMrzLines([])).toEqual({ found: false });
+  });
+});
+
+describe('claims against what the document says', () => {
+  it('compares ICAO states and document codes with the claimed country and type', () => {
+    expect(sameCountry('GB', 'GBR')).toBe(true);
+    expect(sameCountry('AR', 'GBR')).toBe(false);
+    expect(sameCountry('ZZ', 'XYZ')).toBeUndefined();
+    expect(typeOfDocumentCode('P<')).toBe('passport');
+    expect(typeOfDocumentCode('ID')).toBe('national-id');
+    expect(claimMismatch({ type: 'passport', country: 'AR' }, { country: 'GBR', type: 'passport' })).toBe(
+      'countryMismatch',
+    );
+    expect(claimMismatch({ type: 'passport', country: 'AR' }, { country: 'ARG', type: 'national-id' })).toBe(
+      'typeMismatch',
+    );
+    expect(
+      claimMismatch({ type: 'passport', country: 'AR' }, { country: 'ARG', type: 'passport' }),
+    ).toBeNull();
+  });
+
+  it('parses a DNI PDF417 record and refuses any other payload', () => {
+    const record = '00512345678@SPECIMEN@JUAN CARLOS@M@30123456@A@12/04/1985@15/06/2019@239';
+    expect(parseArgentinePdf417(record)).toMatchObject({
+      fullName: 'JUAN CARLOS SPECIMEN',
+      documentNumber: '30123456',
+      sex: 'M',
+      dateOfBirth: '1985-04-12',
+      issueDate: '2019-06-15',
+    });
+    expect(parseArgentinePdf417(record.replace('30123456', '3O12E456'))).toBeUndefined();
+    expect(parseArgentinePdf417(record.replace('12/04/1985', '1985-04-12'))).toBeUndefined();
+    expect(parseArgentinePdf417('https://example.org')).toBeUndefined();
+  });
+});
+
+describe('face rules', () => {
+  const face = (side: number, open = 0.55): DetectedFace => {
+    // Eye landmarks only: lid gap = open × eye width (width 20 px).
+    const mesh: DetectedFace['mesh'] = [];
+    for (const [upper, lower, inner, outer] of [
+      [159, 145, 33, 133],
+      [386, 374, 362, 263],
+    ]) {
+      mesh[inner] = [0, 0];
+      mesh[outer] = [20, 0];
+      mesh[upper] = [10, 0];
+      mesh[lower] = [10, 20 * open];
+    }
+    return { box: [0, 0, side, side], score: 0.6, mesh };
+  };
+
+  it('counts faces large enough, and tells closed eyes by the openness threshold', () => {
+    expect(selfieVerdict(judgeFaces([], 700, 900))).toBe('noFace');
+    expect(selfieVerdict(judgeFaces([face(30)], 700, 900))).toBe('noFace');
+    expect(selfieVerdict(judgeFaces([face(300), face(250)], 700, 900))).toBe('multipleFaces');
+    expect(selfieVerdict(judgeFaces([face(300, 0.2)], 700, 900))).toBe('closedEyes');
+    expect(selfieVerdict(judgeFaces([face(300)], 700, 900))).toBeNull();
+  });
+
+  it('scores the face match by cosine similarity; no portrait, no match', () => {
+    expect(descriptorSimilarity([1, 0, 1], [1, 0, 1])).toBeCloseTo(1);
+    expect(faceMatch({ faceDescriptor: [1, 0, 1] }, { faceDescriptor: [1, 0, 1] })).toEqual({
+      score: 100,
+      passed: true,
+    });
+    expect(faceMatch({ faceDescriptor: [1, 0] }, { faceDescriptor: [0, 1] })).toEqual({
+      score: 0,
+      passed: false,
+    });
+    expect(faceMatch({ faceDescriptor: [1, 0] }, {})).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
+import { detectFaces } from './face-reader';
+import { storedDescriptor } from './faces';
+import type { InputFacts } from './types';
+
+/** Frames of a liveness video that are looked at (evenly spread over its length). */
+export const VIDEO_FRAMES = 3;
+/** The frame extraction may take this long before the video counts as unreadable for faces. */
+const FRAME_TIMEOUT_MS = 15_000;
+
+function record(facts: InputFacts, judgement: FaceJudgement) {
+  facts.faces = judgement.faces.length;
+  if (judgement.eyeOpenness !== undefined)
+    facts.eyeOpenness = Math.round(judgement.eyeOpenness * 1000) / 1000;
+  const descriptor = judgement.faces[0]?.embedding;
+  if (descriptor) facts.faceDescriptor = storedDescriptor(descriptor);
+}
+
+/** The selfie rule (exactly one face, eyes open), recording the face's descriptor for the match. */
+export async function selfieFaces(path: string, facts: InputFacts) {
+  const judgement = await detectFaces(path);
+  record(facts, judgement);
+  return selfieVerdict(judgement);
+}
+
+/** A document portrait: its descriptor when there is one face or more (the largest is the holder). */
+export async function documentFaces(path: string, facts: InputFacts): Promise<'noFace' | null> {
+  const judgement = await detectFaces(path);
+  record(facts, judgement);
+  return judgement.faces.length === 0 ? 'noFace' : null;
+}
+
+/** ffmpeg from FFMPEG_PATH or PATH; the service runs without it (then videos are not looked into). */
+const ffmpeg = () => process.env.FFMPEG_PATH || 'ffmpeg';
+
+async function extractFrames(path: string, dir: string, durationSeconds: number | undefined) {
+  const fps = durationSeconds && durationSeconds > 0 ? VIDEO_FRAMES / durationSeconds : 1;
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-i',
+    path,
+    '-an',
+    '-vf',
+    `fps=${fps.toFixed(4)},scale=640:640:force_original_aspect_ratio=decrease`,
+    '-frames:v',
+    String(VIDEO_FRAMES),
+    join(dir, 'frame-%d.png'),
+  ];
+  await new Promise<void>((resolve, reject) => {
+    execFile(ffmpeg(), args, { timeout: FRAME_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve()));
+  });
+  return (await readdir(dir)).filter((f) => f.endsWith('.png')).map((f) => join(dir, f));
+}
+
+let ffmpegMissing = false;
+
+/**
+ * Faces in sampled frames of a liveness video: noFace when no frame has one, multipleFaces when a
+ * frame has more than one. Undefined when frames cannot be taken (no ffmpeg): the video is then
+ * judged by its container alone.
+ */
+export async function videoFaces(
+  path: string,
+  facts: InputFacts,
+): Promise<'noFace' | 'multipleFaces' | null> {
+  if (ffmpegMissing) return null;
+  const dir = await mkdtemp(join(tmpdir(), 'idv-frames-'));
+  try {
+    let frames: string[];
+    try {
+      frames = await extractFrames(path, dir, facts.durationSeconds);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') ffmpegMissing = true;
+      return null;
+    }
+    if (frames.length === 0) return null;
+    let most = 0;
+    let best: FaceJudgement | undefined;
+    for (const frame of frames) {
+      const judgement = await detectFaces(frame);
+      most = Math.max(most, judgement.faces.length);
+      if (judgement.faces.length === 1 && !best) best = judgement;
+    }
+    if (best) record(facts, best);
+    facts.faces = most;
+    if (most === 0) return 'noFace';
+    if (most > 1) return 'multipleFaces';
+    return null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
+import {
+  FACE_INPUT_LONG_SIDE,
+  humanConfig,
+  judgeFaces,
+  type DetectedFace,
+  type FaceJudgement,
+} from '@/shared/face-rules';
+import { MAX_IMAGE_PIXELS } from './image';
+
+/**
+ * Face detection, eye openness and descriptors with @vladmandic/human on TensorFlow.js's wasm
+ * backend: models and wasm are read from node_modules (nothing is fetched), and the rules that
+ * judge the detections are the browser's (`src/shared/face-rules.ts`).
+ */
+
+const require = createRequire(import.meta.url);
+
+// Minimal shapes of the parts of tfjs and Human used here (their own typings pull in DOM types).
+interface Tensor {
+  dispose(): void;
+}
+interface TfCore {
+  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
+  io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
+}
+interface HumanFace {
+  box: [number, number, number, number];
+  boxScore?: number;
+  score: number;
+  mesh: [number, number, number?][];
+  embedding?: number[];
+}
+interface HumanInstance {
+  load(): Promise<void>;
+  detect(input: Tensor): Promise<{ face: HumanFace[]; error?: string | null }>;
+}
+
+/** Where the Human models live in node_modules; only the ones named in FACE_MODELS are read. */
+export const humanModelsDir = () => join(dirname(require.resolve('@vladmandic/human')), '..', 'models');
+const wasmDir = () => dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+
+interface ModelJson {
+  modelTopology: unknown;
+  weightsManifest: { paths: string[]; weights: unknown[] }[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: unknown;
+  userDefinedMetadata?: unknown;
+}
+
+/** tfjs has no file:// loader without tfjs-node: this reads a graph model from disk. */
+function fileRouter(url: string | string[]) {
+  if (typeof url !== 'string' || !url.startsWith('file://')) return null;
+  const path = url.slice('file://'.length);
+  return {
+    load: async () => {
+      const json = JSON.parse(await readFile(path, 'utf8')) as ModelJson;
+      const parts = await Promise.all(
+        json.weightsManifest.flatMap((g) => g.paths.map((p) => readFile(join(dirname(path), p)))),
+      );
+      const weights = Buffer.concat(parts);
+      return {
+        modelTopology: json.modelTopology,
+        weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy,
+        signature: json.signature,
+        userDefinedMetadata: json.userDefinedMetadata,
+      };
+    },
+  };
+}
+
+let loading: Promise<{ human: HumanInstance; tf: TfCore }> | undefined;
+
+/** Loads the runtime and the models once (about 1 s); later calls reuse them. */
+export function loadFaceModels() {
+  loading ??= (async () => {
+    const tf = require('@tensorflow/tfjs-core') as TfCore;
+    tf.io.registerLoadRouter(fileRouter);
+    // The package's export map has no "./dist/…" keys, so the wasm build is found beside the main one.
+    const humanPath = join(dirname(require.resolve('@vladmandic/human')), 'human.node-wasm.js');
+    const { Human } = require(humanPath) as { Human: new (config: unknown) => HumanInstance };
+    const human = new Human(
+      humanConfig({
+        modelBasePath: `file://${humanModelsDir()}/`,
+        wasmPath: `${wasmDir()}/`,
+        descriptor: true,
+      }),
+    );
+    await human.load();
+    return { human, tf };
+  })();
+  return loading;
+}
+
+export interface FaceReading extends FaceJudgement {
+  /** Size of the analysed (shrunk) image. */
+  width: number;
+  height: number;
+}
+
+// One detection at a time: the wasm backend runs on this thread anyway, and Human keeps state
+// between calls.
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Detects faces in raw RGB pixels. */
+export function detectFacesRgb(data: Uint8Array, width: number, height: number): Promise<FaceReading> {
+  const run = queue.then(async () => {
+    const { human, tf } = await loadFaceModels();
+    const tensor = tf.tensor3d(data, [height, width, 3], 'int32');
+    try {
+      const result = await human.detect(tensor);
+      if (result.error) throw new Error(result.error);
+      const detected: DetectedFace[] = result.face.map((f) => ({
+        box: f.box,
+        score: f.boxScore ?? f.score,
+        mesh: f.mesh,
+        ...(f.embedding?.length ? { embedding: Array.from(f.embedding) } : {}),
+      }));
+      return { ...judgeFaces(detected, width, height), width, height };
+    } finally {
+      tensor.dispose();
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Decodes an image file (bounded, EXIF-rotated, shrunk to FACE_INPUT_LONG_SIDE) and detects faces. */
+export async function detectFacesInFile(path: string): Promise<FaceReading> {
+  const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
+    .rotate()
+    .resize({
+      width: FACE_INPUT_LONG_SIDE,
+      height: FACE_INPUT_LONG_SIDE,
+      fit: 'inside',
+      withoutEnlargement: true,
+    })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return detectFacesRgb(
+    new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    info.width,
+    info.height,
+  );
+}
+
+/** A descriptor rounded for storage in the input's facts (4 decimals keep the similarity exact to 1e-4). */
+export const storedDescriptor = (embedding: number[]) => embedding.map((v) => Math.round(v * 1e4) / 1e4);

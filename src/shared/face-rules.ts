@@ -1,0 +1,155 @@
+/**
+ * How face detections are judged, shared by the embedded service (`src/service/checks/faces.ts`)
+ * and the browser wizard (`src/features/wizard/checks`), so both refuse the same selfies. The model
+ * runtime (@vladmandic/human) is loaded by each side; this file only holds plain data and rules.
+ *
+ * Figures that chose the thresholds (Human 3.3.6, blazeface + facemesh + iris + faceres, measured
+ * on the generated samples, which are drawn faces: see e2e/fixtures/make-samples.ts):
+ * - detector box score of a drawn face with open eyes 0.53–0.79, with closed eyes 0.22–0.56; a
+ *   false detection on a card's text measured 0.45 but only 34 px on a 630 px card (5 %), while
+ *   real faces measured 212–391 px (30–42 % of the shorter side);
+ * - eye openness (lid gap / eye width, facemesh refined by the iris model) 0.52–0.64 for open
+ *   eyes, 0.12–0.27 for closed ones;
+ * - cosine similarity of the faceres descriptors of the same drawn face between a selfie and a
+ *   document portrait 0.84–0.99; of two different drawn faces 0.52–0.57.
+ * Real faces were not available under a licence that allows shipping them, so these figures are
+ * from drawn faces only; FACE_MATCH_MIN_SIMILARITY in particular needs calibrating on real faces.
+ */
+
+/** Detector confidence below which a candidate box is ignored. */
+export const FACE_MIN_CONFIDENCE = 0.2;
+/** A face must span at least this share of the image's shorter side (drops text false positives). */
+export const FACE_MIN_SIDE_SHARE = 0.1;
+/** Mean of both eyes' openness below which the eyes count as closed. */
+export const EYES_CLOSED_MAX_OPENNESS = 0.4;
+/** Descriptor similarity from which the selfie and the document portrait are the same person. */
+export const FACE_MATCH_MIN_SIMILARITY = 0.7;
+/** Images are shrunk to this long side before detection (the detector itself works at 256 px). */
+export const FACE_INPUT_LONG_SIDE = 1024;
+/** Most faces the detector reports; two are enough to refuse, a few more keep the count honest. */
+export const FACE_MAX_DETECTED = 5;
+
+/** The Human models a check uses; only these files are shipped or served. */
+export const FACE_MODELS = {
+  detector: 'blazeface',
+  mesh: 'facemesh',
+  iris: 'iris',
+  descriptor: 'faceres',
+} as const;
+
+/**
+ * Human configuration (a plain object: each side passes it to its own `new Human(...)`). Result
+ * caching is off: a service compares unrelated images, and the cache would reuse a previous face.
+ */
+export function humanConfig(options: { modelBasePath: string; wasmPath: string; descriptor: boolean }) {
+  return {
+    backend: 'wasm',
+    modelBasePath: options.modelBasePath,
+    wasmPath: options.wasmPath,
+    debug: false,
+    async: true,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    cacheModels: false,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: {
+        modelPath: `${FACE_MODELS.detector}.json`,
+        rotation: false,
+        maxDetected: FACE_MAX_DETECTED,
+        minConfidence: FACE_MIN_CONFIDENCE,
+        skipFrames: 0,
+        skipTime: 0,
+        return: false,
+      },
+      mesh: { enabled: true, modelPath: `${FACE_MODELS.mesh}.json` },
+      attention: { enabled: false },
+      iris: { enabled: true, modelPath: `${FACE_MODELS.iris}.json`, skipFrames: 0, skipTime: 0 },
+      description: {
+        enabled: options.descriptor,
+        modelPath: `${FACE_MODELS.descriptor}.json`,
+        skipFrames: 0,
+        skipTime: 0,
+      },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      gear: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+  };
+}
+
+/** What the rules need of one detected face (a subset of Human's FaceResult). */
+export interface DetectedFace {
+  /** x, y, width, height in pixels of the analysed image. */
+  box: [number, number, number, number];
+  score: number;
+  mesh: [number, number, number?][];
+  embedding?: number[];
+}
+
+export interface FaceJudgement {
+  /** Faces large enough to count, largest first. */
+  faces: DetectedFace[];
+  /** Mean eye openness of the largest face, when the mesh has the eye landmarks. */
+  eyeOpenness?: number;
+}
+
+// Facemesh landmark indices: upper and lower lid, inner and outer corner of each eye.
+const LEFT_EYE = [159, 145, 33, 133] as const;
+const RIGHT_EYE = [386, 374, 362, 263] as const;
+
+function openness(mesh: DetectedFace['mesh'], [upper, lower, inner, outer]: readonly number[]) {
+  const [a, b, c, d] = [mesh[upper], mesh[lower], mesh[inner], mesh[outer]];
+  if (!a || !b || !c || !d) return undefined;
+  const width = Math.hypot(c[0] - d[0], c[1] - d[1]);
+  return width > 0 ? Math.hypot(a[0] - b[0], a[1] - b[1]) / width : undefined;
+}
+
+/** Eye openness of a face: the mean of both eyes' lid gap over eye width. */
+export function eyeOpenness(face: DetectedFace): number | undefined {
+  const left = openness(face.mesh, LEFT_EYE);
+  const right = openness(face.mesh, RIGHT_EYE);
+  return left === undefined || right === undefined ? undefined : (left + right) / 2;
+}
+
+/** Keeps the faces that count (confident and large enough), largest first. */
+export function judgeFaces(detected: DetectedFace[], width: number, height: number): FaceJudgement {
+  const minSide = Math.min(width, height) * FACE_MIN_SIDE_SHARE;
+  const faces = detected
+    .filter((f) => f.score >= FACE_MIN_CONFIDENCE && Math.min(f.box[2], f.box[3]) >= minSide)
+    .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  const first = faces[0];
+  const eyes = first ? eyeOpenness(first) : undefined;
+  return eyes === undefined ? { faces } : { faces, eyeOpenness: eyes };
+}
+
+export type SelfieFaceVerdict = 'noFace' | 'multipleFaces' | 'closedEyes' | null;
+
+/** The selfie rule: exactly one face, eyes open. */
+export function selfieVerdict(judgement: FaceJudgement): SelfieFaceVerdict {
+  if (judgement.faces.length === 0) return 'noFace';
+  if (judgement.faces.length > 1) return 'multipleFaces';
+  if (judgement.eyeOpenness !== undefined && judgement.eyeOpenness < EYES_CLOSED_MAX_OPENNESS)
+    return 'closedEyes';
+  return null;
+}
+
+/** Cosine similarity of two face descriptors (−1…1; the same face measures near 1). */
+export function descriptorSimilarity(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
