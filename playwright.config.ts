@@ -56,6 +56,13 @@ export default defineConfig({
       // documented routes, as the BFF must work against the hosted service.
       SERVICE_EXTENSIONS: 'off',
       LOG_LEVEL: 'warn',
+      // The handoff's QR code points here (a name, not the loopback address the tests browse).
+      PUBLIC_BFF_URL: `http://localhost:${port}`,
+      // A brand whose colour has too little contrast with white: the BFF serves a darker shade.
+      BRAND_NAME: 'Demo Bank',
+      BRAND_PRIMARY_COLOR: '#14b8a6',
+      BRAND_FONT: '"DejaVu Sans", Verdana, sans-serif',
+      BRAND_LOGO_FILE: 'e2e/fixtures/photos/brand-logo.svg',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   },

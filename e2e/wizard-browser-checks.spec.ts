@@ -43,6 +43,9 @@ test('Spanish from the browser, Portuguese from the switcher, at 360 px wide', a
   });
   const page = await context.newPage();
   await page.goto('/verify/ar-national-id');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Argentina: DNI y selfie');
+  await page.getByRole('checkbox', { name: /Leí este aviso/ }).check();
+  await page.getByRole('button', { name: 'Aceptar y empezar' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Documento de identidad');
   await expect(page.getByText('Paso 1 de 3')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');

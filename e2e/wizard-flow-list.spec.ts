@@ -18,8 +18,13 @@ test('the flow list at /, a flow started by keyboard only, an unknown flow and t
   await wizard.expectAccessible('flow list');
   await page.getByRole('link', { name: 'Start: Argentina: national ID and selfie' }).focus();
   await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/verify\/ar-national-id\?step=welcome$/);
+  await page.getByRole('checkbox', { name: /I have read this notice/ }).focus();
+  await page.keyboard.press('Space');
+  await wizard.button('Agree and start').focus();
+  await page.keyboard.press('Enter');
   await wizard.expectStep('Identity document');
-  await expect(page).toHaveURL(/\/verify\/ar-national-id$/);
+  await expect(page).toHaveURL(/\/verify\/ar-national-id\?step=1-choose$/);
   // Focus moves with the screens; Tab, Enter and Space do the rest.
   await wizard.button('Continue').focus();
   await page.keyboard.press('Enter');

@@ -19,7 +19,10 @@ test.describe('wizard: captures survive a reload', () => {
     await page.reload();
     await wizard.expectStep('Selfie');
     await expect(page.getByText('Step 2 of 3')).toBeVisible();
-    await wizard.button('Previous step').click();
+    // Back goes to the previous screen: the document's back side, then its front.
+    await wizard.button('Back').click();
+    await expect(page.getByRole('figure').getByText('ar-national-id-back.jpg')).toBeVisible();
+    await wizard.button('Back').click();
     await expect(page.getByRole('figure').getByText('ar-national-id-front.jpg')).toBeVisible();
     await expect(page.getByRole('img', { name: /Front of your National ID card/ })).toBeVisible();
     await wizard.continue();

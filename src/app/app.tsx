@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { useBrand } from '@/lib/brand';
 import { Link } from '@/lib/link';
 import { matchPath, useLocation } from '@/lib/router';
 import { LanguageSwitcher } from './components/language-switcher';
@@ -8,6 +9,7 @@ import { LanguageSwitcher } from './components/language-switcher';
 // is the console's business (it brings its own provider), so the wizard's first screen goes without it.
 const FlowListPage = lazy(() => import('@/features/wizard/routes/flow-list-page'));
 const WizardPage = lazy(() => import('@/features/wizard/routes/wizard-page'));
+const HandoffPage = lazy(() => import('@/features/wizard/routes/handoff-page'));
 const ConsoleApp = lazy(() => import('@/features/console/routes/console-app'));
 
 function Routes() {
@@ -17,12 +19,15 @@ function Routes() {
   if (pathname === '/') return <FlowListPage />;
   const verify = matchPath('/verify/:flowId', pathname);
   if (verify) return <WizardPage key={verify.flowId} flowId={verify.flowId} />;
+  const handoff = matchPath('/handoff/:token', pathname);
+  if (handoff) return <HandoffPage key={handoff.token} token={handoff.token} />;
   if (pathname === '/console' || pathname.startsWith('/console/')) return <ConsoleApp />;
   return <p role="alert">{t('notFound')}</p>;
 }
 
 export function App() {
   const { t } = useTranslation();
+  const brand = useBrand();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -30,7 +35,8 @@ export function App() {
       </a>
       <header className="app-header">
         <Link className="app-name" href="/">
-          {t('appName')}
+          {brand.logoUrl && <img src={brand.logoUrl} alt="" height={32} className="app-logo" />}
+          {brand.name}
         </Link>
         <LanguageSwitcher />
       </header>

@@ -18,6 +18,8 @@ import { LoginLimiter } from './lib/login-limiter';
 import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
+import { brandRoutes } from './routes/brand';
+import { handoffRoutes } from './routes/handoffs';
 import { flowRoutes, loadFlowConfig } from './routes/flows';
 import { healthRoutes } from './routes/health';
 import { identityRoutes } from './routes/identities';
@@ -214,6 +216,8 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   });
 
   healthRoutes(app, deps);
+  brandRoutes(app, deps);
+  handoffRoutes(app, deps);
   flowRoutes(app, deps);
   verificationRoutes(app, deps);
   identityRoutes(app, deps);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { isHexColor } from '@/shared/color-contrast';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
 
 /** Settings of the BFF, read once from the environment (README.md, Settings). */
@@ -34,6 +35,16 @@ export interface BffConfig {
    */
   trustProxy: TrustProxy;
   sseHeartbeatMs: number;
+  /** The look of the wizard (README, Settings: BRAND_*). */
+  brand: {
+    name: string;
+    /** #rrggbb, or null for the default. */
+    primaryColor: string | null;
+    /** A CSS font-family list of fonts the device has. */
+    font: string | null;
+    /** A PNG, SVG, JPEG or WebP file served at /api/brand/logo. */
+    logoFile: string | null;
+  };
   /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
   openBodyTimeoutMs: number;
   openMaxConcurrent: number;
@@ -82,6 +93,19 @@ const number = (name: string, value: string | undefined, fallback: number) => {
   return n;
 };
 
+function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
+  const primaryColor = env.BRAND_PRIMARY_COLOR || null;
+  if (primaryColor && !isHexColor(primaryColor))
+    throw new Error('BRAND_PRIMARY_COLOR must be a colour as #rrggbb');
+  const font = env.BRAND_FONT || null;
+  // A font-family list only: the value goes into a style, so nothing that could end it.
+  if (font && !/^[A-Za-z0-9 ,'"-]{1,200}$/.test(font))
+    throw new Error('BRAND_FONT must be a CSS font-family list (letters, digits, spaces, commas, quotes)');
+  const logoFile = env.BRAND_LOGO_FILE ? path.resolve(env.BRAND_LOGO_FILE) : null;
+  if (logoFile && !/\.(png|svg|jpe?g|webp)$/i.test(logoFile))
+    throw new Error('BRAND_LOGO_FILE must be a .png, .svg, .jpg or .webp file');
+  return { name: (env.BRAND_NAME || 'IDV Capture').slice(0, 80), primaryColor, font, logoFile };
+}
 const segment = (value: string) => {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) throw new Error('CREDIT_CHECK_SEGMENT must be a path segment');
   return value;
@@ -123,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    brand: brandOf(env),
     openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
     openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),

@@ -11,11 +11,18 @@ const subscribe = (listener: () => void) => {
   };
 };
 
-export function navigate(path: string, { replace = false } = {}) {
-  if (replace) window.history.replaceState(null, '', path);
-  else window.history.pushState(null, '', path);
+export function navigate(
+  path: string,
+  {
+    replace = false,
+    state = null,
+    scroll = true,
+  }: { replace?: boolean; state?: unknown; scroll?: boolean } = {},
+) {
+  if (replace) window.history.replaceState(state, '', path);
+  else window.history.pushState(state, '', path);
   listeners.forEach((l) => l());
-  window.scrollTo?.(0, 0);
+  if (scroll) window.scrollTo?.(0, 0);
 }
 
 /** The current pathname + search, re-rendering on navigation. */

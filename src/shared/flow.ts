@@ -40,6 +40,12 @@ export const customFieldDefinitionSchema = z.object({
   options: z.array(z.object({ value: z.string().min(1), label: z.string().min(1) })).optional(),
   /** A regular expression (source) the text value must match. */
   pattern: z.string().optional(),
+  /** What the value must look like, said to the person ("18 letters and digits"). */
+  hint: z.string().min(1).optional(),
+  /** The value is upper case (typed letters are upper-cased as they come). */
+  uppercase: z.boolean().optional(),
+  /** The longest value the input takes (typing stops there). */
+  maxLength: z.number().int().positive().optional(),
   mapping: fieldMappingSchema.optional(),
 });
 export type CustomFieldDefinition = z.infer<typeof customFieldDefinitionSchema>;
@@ -66,12 +72,47 @@ export type MeritType = Merit['type'];
 
 export { meritOrder };
 
+/** The languages a flow's own texts may come in (the wizard's languages). */
+export const flowLanguages = ['en', 'es', 'pt'] as const;
+
+/**
+ * A flow's texts in one language; each one left out falls back to the flow's own (English)
+ * text. Custom documents by type, custom fields by name, their options by value.
+ */
+export const flowTextsSchema = z.object({
+  name: z.string().min(1).optional(),
+  description: z.string().min(1).optional(),
+  documents: z.record(z.string(), z.string().min(1)).optional(),
+  fields: z
+    .record(
+      z.string(),
+      z.object({
+        label: z.string().min(1).optional(),
+        /** What the value must look like, said to the person ("18 letters and digits"). */
+        hint: z.string().min(1).optional(),
+        options: z.record(z.string(), z.string().min(1)).optional(),
+      }),
+    )
+    .optional(),
+  consent: z.string().min(1).optional(),
+});
+export type FlowTexts = z.infer<typeof flowTextsSchema>;
+
+/** The notice shown before any capture: who receives the data, why and for how long. */
+export const flowConsentSchema = z.object({
+  text: z.string().min(1),
+  /** The full privacy notice. */
+  noticeUrl: z.url({ protocol: /^https?$/ }).optional(),
+});
+
 export const flowSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
     name: z.string().min(1),
     description: z.string().optional(),
     merits: z.array(meritSchema),
+    consent: flowConsentSchema.optional(),
+    translations: z.partialRecord(z.enum(flowLanguages), flowTextsSchema).optional(),
   })
   .superRefine((flow, ctx) => {
     const positions = flow.merits.map((m) => meritOrder.indexOf(m.type));
@@ -87,7 +128,12 @@ export const flowSchema = z
   });
 export type Flow = z.infer<typeof flowSchema>;
 
-export const flowSummarySchema = z.object({ id: z.string(), name: z.string() });
+export const flowSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The flow's name in the other languages, from its translations. */
+  names: z.partialRecord(z.enum(flowLanguages), z.string()).optional(),
+});
 export type FlowSummary = z.infer<typeof flowSummarySchema>;
 
 /**

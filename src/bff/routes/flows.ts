@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { flowListSchema } from '@/shared/contract/service-api';
-import { flowSchema, parseFlowFiles, type Flow } from '@/shared/flow';
+import { flowSchema, flowSummarySchema, parseFlowFiles, type Flow, type FlowSummary } from '@/shared/flow';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';
 
@@ -20,8 +19,15 @@ export function loadFlowConfig(dir: string): Map<string, Flow> {
  * hosted service has no route that lists them.
  */
 export function flowRoutes(app: FastifyInstance, { flows }: BffDeps) {
-  app.get('/api/flows', { schema: { response: { 200: flowListSchema } } }, async () =>
-    [...flows.values()].map((f) => ({ id: f.id, name: f.name })),
+  app.get('/api/flows', { schema: { response: { 200: z.array(flowSummarySchema) } } }, async () =>
+    [...flows.values()].map((f): FlowSummary => {
+      const names = Object.fromEntries(
+        Object.entries(f.translations ?? {}).flatMap(([language, texts]) =>
+          texts?.name ? [[language, texts.name]] : [],
+        ),
+      );
+      return { id: f.id, name: f.name, ...(Object.keys(names).length ? { names } : {}) };
+    }),
   );
 
   app.get(

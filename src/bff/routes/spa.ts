@@ -7,6 +7,10 @@ import { notFound } from '../errors';
 
 const isApiPath = (url: string) => /^\/(api|webhooks)(\/|$|\?)/.test(url);
 
+/** The SPA's own routes (src/app/app.tsx); any other address gets the SPA's "not found" page with a 404. */
+const spaRoute = /^\/(?:verify\/[^/]+|handoff\/[^/]+|console(?:\/.*)?)?\/?$/;
+export const isSpaRoute = (url: string) => spaRoute.test(url.split('?')[0]);
+
 /** The built SPA from STATIC_DIR, with index.html for every client-side route. */
 export async function spaRoutes(app: FastifyInstance, { config }: BffDeps) {
   const root = config.staticDir;
@@ -32,6 +36,7 @@ export async function spaRoutes(app: FastifyInstance, { config }: BffDeps) {
   app.setNotFoundHandler(async (request, reply) => {
     if (hasSpa && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) {
       void reply.header('cache-control', 'no-cache');
+      if (!isSpaRoute(request.url)) void reply.code(404);
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     throw notFound(`No route ${request.method} ${request.url.split('?')[0]}.`);

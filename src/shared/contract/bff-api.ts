@@ -77,6 +77,38 @@ export const staffStreamEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type StaffStreamEvent = z.infer<typeof staffStreamEventSchema>;
 
+/** GET /api/brand: the look of the wizard, from the BFF's settings. */
+export interface Brand {
+  name: string;
+  /** #rrggbb with at least 4.5:1 contrast against white (darkened by the BFF if the setting had less). */
+  primaryColor: string | null;
+  font: string | null;
+  logoUrl: string | null;
+}
+
+/** POST /api/verifications/:id/handoff: a link to continue this verification on a phone. */
+export const handoffSchema = z.object({
+  url: z.string(),
+  expiresAt: z.string(),
+});
+export type Handoff = z.infer<typeof handoffSchema>;
+
+/** GET /api/verifications/:id/handoff: whether a phone took the verification over. */
+export const handoffStateSchema = z.object({
+  claimed: z.boolean(),
+  /** The phone sent every input: the desktop shows the end. */
+  finished: z.boolean(),
+  status: identityStatus,
+});
+export type HandoffState = z.infer<typeof handoffStateSchema>;
+
+/** POST /api/handoffs/:token/claim: the verification the phone continues. */
+export const claimedHandoffSchema = z.object({
+  flowId: z.string(),
+  verification: createdVerificationSchema,
+});
+export type ClaimedHandoff = z.infer<typeof claimedHandoffSchema>;
+
 /** GET /api/staff/verifications/:id: the service's data (media links made the BFF's), its events. */
 export const staffVerificationDetailSchema = z.object({
   data: verificationDataSchema.nullable(),

@@ -23,4 +23,10 @@ export const bffPaths = {
   staffCreditCheck: (country: 'ar' | 'br') => `/api/staff/credit-checks/${country}`,
   staffEvents: '/api/staff/events',
   health: '/api/health',
+  /** The wizard's look (brand name, colour, font, logo), public. */
+  brand: '/api/brand',
+  brandLogo: '/api/brand/logo',
+  /** Desktop-to-phone handoff of one verification. */
+  handoff: (verificationId: string) => `/api/verifications/${encodeURIComponent(verificationId)}/handoff`,
+  handoffClaim: (token: string) => `/api/handoffs/${encodeURIComponent(token)}/claim`,
 } as const;

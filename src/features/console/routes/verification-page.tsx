@@ -15,8 +15,8 @@ import {
   RawData,
   StepsSection,
 } from '../components/verification-sections';
-import { useVerification } from '../hooks/use-console-data';
-import { formatDateTime } from '../lib/format';
+import { useFlows, useVerification } from '../hooks/use-console-data';
+import { formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import { toVerificationView } from '../lib/verification-view';
 
 export function VerificationPage({ id }: { id: string }) {
@@ -25,6 +25,35 @@ export function VerificationPage({ id }: { id: string }) {
   const view = useMemo(() => toVerificationView(query.data?.data), [query.data]);
   const summary = query.data?.summary;
   const status = view?.status ?? summary?.status ?? null;
+  // The flow's field definitions give the answers their labels (in the page's language) and
+  // option labels; without them the field's name is made readable.
+  const flowId = view?.flow?.id ?? summary?.flowId;
+  const [flowQuery] = useFlows(flowId ? [flowId] : []);
+  const language = i18n.language.slice(0, 2) as 'en' | 'es' | 'pt';
+  const definitions = useMemo(() => {
+    const flow = flowQuery?.data;
+    const fields = flow?.merits.flatMap((m) => (m.type === 'custom-fields' ? m.fields : [])) ?? [];
+    const texts = flow?.translations?.[language]?.fields ?? {};
+    return new Map(
+      fields.map((field) => [
+        field.name,
+        {
+          label: texts[field.name]?.label ?? field.label ?? humanizeKey(field.name),
+          display: (value: string) => {
+            if (field.type === 'checkbox') return value === 'true' ? t('common.yes') : t('common.no');
+            if (field.type === 'select')
+              return (
+                texts[field.name]?.options?.[value] ??
+                field.options?.find((o) => o.value === value)?.label ??
+                value
+              );
+            if (field.type === 'date') return formatDate(value, i18n.language);
+            return value;
+          },
+        },
+      ]),
+    );
+  }, [flowQuery?.data, language, t, i18n.language]);
 
   return (
     <section aria-labelledby="console-verification-title" className="verification">
@@ -85,11 +114,20 @@ export function VerificationPage({ id }: { id: string }) {
               {view.customFields.length > 0 && (
                 <DetailCard id="detail-custom-fields" title={t('detail.customFields')}>
                   <dl className="kv">
-                    {view.customFields.map((field) => (
-                      <KvRow key={field.name} label={field.name}>
-                        {field.value === '' ? <Unknown /> : field.value}
-                      </KvRow>
-                    ))}
+                    {view.customFields.map((field) => {
+                      const definition = definitions.get(field.name);
+                      return (
+                        <KvRow key={field.name} label={definition?.label ?? humanizeKey(field.name)}>
+                          {field.value === '' ? (
+                            <Unknown />
+                          ) : definition ? (
+                            definition.display(field.value)
+                          ) : (
+                            field.value
+                          )}
+                        </KvRow>
+                      );
+                    })}
                   </dl>
                 </DetailCard>
               )}

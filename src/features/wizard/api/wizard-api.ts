@@ -1,5 +1,11 @@
 import { apiFetch } from '@/lib/api-client';
-import type { CreatedVerification, VerificationStatus } from '@/shared/contract/bff-api';
+import type {
+  ClaimedHandoff,
+  CreatedVerification,
+  Handoff,
+  HandoffState,
+  VerificationStatus,
+} from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
 import type { Flow, FlowSummary } from '@/shared/flow';
 
@@ -13,3 +19,9 @@ export const skipUploadWait = (verificationId: string) =>
   apiFetch<void>(bffPaths.skipUploadWait(verificationId), { method: 'PUT' });
 export const getStatus = (verificationId: string) =>
   apiFetch<VerificationStatus>(bffPaths.status(verificationId));
+export const createHandoff = (verificationId: string) =>
+  apiFetch<Handoff>(bffPaths.handoff(verificationId), { method: 'POST' });
+export const getHandoff = (verificationId: string) =>
+  apiFetch<HandoffState>(bffPaths.handoff(verificationId));
+export const claimHandoff = (token: string) =>
+  apiFetch<ClaimedHandoff>(bffPaths.handoffClaim(token), { method: 'POST' });

@@ -11,15 +11,19 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
   const passwordId = useId();
   const institutionSelectId = useId();
   const current = capture?.kind === 'bank' ? capture : undefined;
-  const [country, setCountry] = useState(current?.country ?? step.countries[0]);
+  // Nothing is chosen for the person where there is a choice to make.
+  const [country, setCountry] = useState<string | undefined>(
+    current?.country ?? (step.countries.length === 1 ? step.countries[0] : undefined),
+  );
   const [institutionId, setInstitutionId] = useState(
-    current?.institutionId ?? step.institutions[0].institutionId,
+    current?.institutionId ?? (step.institutions.length === 1 ? step.institutions[0].institutionId : ''),
   );
   const [password, setPassword] = useState(current?.password ?? '');
   const [problem, setProblem] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
 
-  const value: BankCapture = { kind: 'bank', ...current, country, institutionId };
+  const value: BankCapture = { kind: 'bank', ...current, country: country ?? '', institutionId };
+  const unchosen = !country || !institutionId;
   const passwordRetake =
     retake?.code === 'bankDocument.passwordRequired' || retake?.code === 'bankDocument.passwordFailed';
   const needsPassword = !!value.file && (!!value.encrypted || passwordRetake);
@@ -28,6 +32,7 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
     event.preventDefault();
     if (!value.file) return;
     setProblem(null);
+    if (unchosen) return setProblem('client.bankChoiceMissing');
     if (needsPassword) {
       if (!password) return setProblem('client.passwordRequired');
       setChecking(true);
@@ -54,6 +59,7 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
         label={t('bank.country')}
         countries={step.countries}
         value={country}
+        invalid={problem === 'client.bankChoiceMissing' && !country}
         onChange={setCountry}
       />
       <div className="field">
@@ -61,8 +67,12 @@ export function BankStep({ step, capture, retake, storeFile, getBlob, save, next
         <select
           id={institutionSelectId}
           value={institutionId}
+          aria-invalid={problem === 'client.bankChoiceMissing' && !institutionId}
           onChange={(event) => setInstitutionId(event.target.value)}
         >
+          <option value="" disabled>
+            {t('fields.choose')}
+          </option>
           {step.institutions.map((institution) => (
             <option key={institution.institutionId} value={institution.institutionId}>
               {institution.name}

@@ -17,7 +17,7 @@ export function BiometricStep({
   const video = step.input === 'selfie-video';
   return (
     <div className="stack">
-      {retake && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      {retake && !current?.file && <ProblemMessage code={retake.code} title={t('retake.title')} />}
       <p className="muted">{video ? t('biometric.videoHint') : t('biometric.selfieHint')}</p>
       <CaptureField
         label={video ? t('biometric.videoLabel') : t('biometric.selfieLabel')}

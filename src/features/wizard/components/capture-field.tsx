@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useRef, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
@@ -19,6 +19,8 @@ export type CapturedInfo = {
   originalName: string;
   phash?: string;
   pdf?: { encrypted: boolean; pageCount: number | null };
+  /** Taken with the camera on this page. */
+  fromCamera?: boolean;
 };
 
 type Props = {
@@ -39,7 +41,19 @@ type Props = {
   onFile: (file: File, info: CapturedInfo) => Promise<void> | void;
 };
 
-type CameraState = 'closed' | 'open' | 'denied' | 'missing' | 'error';
+/** The camera's way: tips first, then the live camera, then the shot shown large to confirm. */
+type CameraState = 'closed' | 'tips' | 'open' | 'confirm' | 'denied' | 'missing' | 'error';
+
+const imageAccepts = new Set<AcceptKind>(['image', 'image-or-pdf']);
+// Photos in other formats are taken too: they are turned into JPEG here (lib/convert-image).
+const convertibleAccept = 'image/heic,image/heif,image/webp,image/avif,.heic,.heif,.webp,.avif';
+
+/** A wrong file's message names what this capture takes. */
+function wrongFormatFor(accept: AcceptKind): ClientReason {
+  if (accept === 'pdf') return 'client.wrongFormatPdf';
+  if (accept === 'image-or-pdf') return 'client.wrongFormatImageOrPdf';
+  return 'client.wrongFormat';
+}
 
 export function CaptureField({
   label,
@@ -56,39 +70,76 @@ export function CaptureField({
 }: Props) {
   const { t } = useTranslation('wizard');
   const inputId = useId();
+  const hintId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
+  const region = useRef<HTMLElement>(null);
   const [busy, setBusy] = useState(false);
   // A browser check's reason, or the service's code where the browser saw what the service would say.
   const [problem, setProblem] = useState<ClientReason | ErrorCode | null>(null);
   const [cameraState, setCameraState] = useState<CameraState>('closed');
+  const [shot, setShot] = useState<{ file: File; url: string } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  // After a file is taken, focus goes to its preview, so that keyboard and screen-reader users
+  // hear what happened and continue from there, not from the top of the page.
+  const focusPreview = useRef(false);
+  const preview = useRef<HTMLDivElement>(null);
+  // The first button of the tips and of the confirmation takes the focus when they open.
+  const sheet = useRef<HTMLDivElement>(null);
+  const converts = imageAccepts.has(accept);
 
-  async function take(file: File) {
+  useEffect(() => () => void (shot && URL.revokeObjectURL(shot.url)), [shot]);
+  useEffect(() => {
+    if (focusPreview.current && value) {
+      focusPreview.current = false;
+      preview.current?.focus();
+    }
+  }, [value]);
+  useEffect(() => {
+    if (cameraState === 'tips' || cameraState === 'confirm') sheet.current?.querySelector('button')?.focus();
+  }, [cameraState]);
+
+  async function take(chosen: File, fromCamera = false) {
     setBusy(true);
     setProblem(null);
     try {
+      let file = chosen;
+      if (converts) {
+        const { sniffConvertible, convertToJpeg } = await import('../lib/convert-image');
+        const format = sniffConvertible(new Uint8Array(await chosen.slice(0, 64).arrayBuffer()));
+        if (format) {
+          try {
+            file = await convertToJpeg(chosen, format);
+          } catch {
+            return setProblem('client.convertFailed');
+          }
+        }
+      }
       const sniffed = await sniffAllowed(file, accept);
-      if (!sniffed.ok) return setProblem(sniffed.reason);
+      if (!sniffed.ok)
+        return setProblem(sniffed.reason === 'client.wrongFormat' ? wrongFormatFor(accept) : sniffed.reason);
       if (sniffed.format === 'pdf') {
         const { inspectPdf } = await import('../checks/check-pdf');
         const result = await inspectPdf(file, { maxPages: maxPdfPages });
         if (!result.ok) {
           // The same words as the service's refusal of a multi-page PDF for a one-page document.
+          if (result.reason === 'client.tooManyPages')
+            return setProblem('CustomDocumentPhoto.multiPageInputError');
           return setProblem(
-            result.reason === 'client.tooManyPages'
-              ? 'CustomDocumentPhoto.multiPageInputError'
-              : (result.reason as ClientReason),
+            result.reason === 'client.unreadable' ? 'client.pdfUnreadable' : (result.reason as ClientReason),
           );
         }
         if (result.encrypted && !protectedPdfAllowed) return setProblem('client.pdfProtected');
+        focusPreview.current = true;
         await onFile(file, {
-          originalName: file.name,
+          originalName: chosen.name,
           pdf: { encrypted: result.encrypted, pageCount: result.pageCount },
         });
       } else if (accept === 'video') {
         const { checkVideo } = await import('../checks/check-video');
         const result = await checkVideo(file);
         if (!result.ok) return setProblem(result.reason as ClientReason);
-        await onFile(file, { originalName: file.name });
+        focusPreview.current = true;
+        await onFile(file, { originalName: chosen.name, fromCamera });
       } else {
         const { checkImage } = await import('../checks/check-image');
         const result = await checkImage(file, {
@@ -97,10 +148,11 @@ export function CaptureField({
           ...(pdf417 ? { pdf417 } : {}),
         });
         if (!result.ok) return setProblem(result.reason as ClientReason);
-        await onFile(result.file, { originalName: file.name, phash: result.phash });
+        focusPreview.current = true;
+        await onFile(result.file, { originalName: chosen.name, phash: result.phash, fromCamera });
       }
     } catch {
-      setProblem('client.unreadable');
+      setProblem(accept === 'pdf' ? 'client.pdfUnreadable' : 'client.unreadable');
     } finally {
       setBusy(false);
     }
@@ -112,13 +164,29 @@ export function CaptureField({
     if (file) void take(file);
   }
 
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file && !busy) void take(file);
+  }
+
   const onUnavailable = (reason: 'denied' | 'missing' | 'error') => {
     setCameraState(reason);
     fileInput.current?.focus();
   };
   const onCaptured = (file: File) => {
+    if (camera === 'video') {
+      setCameraState('closed');
+      void take(file, true);
+      return;
+    }
+    setShot({ file, url: URL.createObjectURL(file) });
+    setCameraState('confirm');
+  };
+  const closeCamera = () => {
     setCameraState('closed');
-    void take(file);
+    region.current?.querySelector<HTMLElement>('.tile-camera')?.focus();
   };
 
   const uploadLabel = {
@@ -127,59 +195,127 @@ export function CaptureField({
     pdf: t('capture.uploadPdf'),
     'image-or-pdf': t('capture.uploadImageOrPdf'),
   }[accept];
+  const cameraLabel =
+    camera === 'video' ? t('capture.recordVideo') : value ? t('capture.retakePhoto') : t('capture.takePhoto');
+  const tips =
+    camera === 'video' || (camera && camera.guide === 'face')
+      ? (['faceLight', 'faceAlone', 'faceNothing'] as const)
+      : (['docFlat', 'docCorners', 'docGlare'] as const);
 
   return (
-    <section className="capture-field" aria-label={label}>
+    <section className="capture-field" aria-label={label} ref={region}>
       <h2 className="capture-title" tabIndex={-1}>
         {label}
       </h2>
       {value && (
-        <div className="capture-current">
+        <div className="capture-current" ref={preview} tabIndex={-1}>
           <FilePreview file={value} getBlob={getBlob} label={t('capture.current', { label })} />
         </div>
       )}
+      {camera && cameraState === 'tips' && (
+        <div className="capture-tips" ref={sheet}>
+          <h3>{t('capture.tipsTitle')}</h3>
+          <ul className="check-list">
+            {tips.map((tip) => (
+              <li key={tip}>{t(`capture.tips.${tip}`)}</li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button type="button" onClick={() => setCameraState('open')}>
+              {t('capture.openCamera')}
+            </button>
+            <button type="button" className="secondary" onClick={closeCamera}>
+              {t('capture.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
       {camera && cameraState === 'open' && (
-        <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
-          {camera === 'video' ? (
-            <VideoRecorder seconds={3} onRecorded={onCaptured} onUnavailable={onUnavailable} />
-          ) : (
-            <CameraCapture
-              facing={camera.facing}
-              guide={camera.guide}
-              onCapture={onCaptured}
-              onUnavailable={onUnavailable}
-            />
-          )}
-          <button type="button" className="secondary" onClick={() => setCameraState('closed')}>
-            {t('capture.closeCamera')}
-          </button>
-        </Suspense>
+        <div className="camera-sheet">
+          <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
+            {camera === 'video' ? (
+              <VideoRecorder seconds={3} onRecorded={onCaptured} onUnavailable={onUnavailable} />
+            ) : (
+              <CameraCapture
+                facing={camera.facing}
+                guide={camera.guide}
+                onCapture={onCaptured}
+                onUnavailable={onUnavailable}
+              />
+            )}
+            <button type="button" className="secondary" onClick={closeCamera}>
+              {t('capture.closeCamera')}
+            </button>
+          </Suspense>
+        </div>
+      )}
+      {cameraState === 'confirm' && shot && (
+        <div className="camera-sheet camera-confirm" ref={sheet}>
+          <img src={shot.url} alt={t('capture.shotAlt', { label })} className="camera-shot" />
+          <p>{t('capture.confirmHint')}</p>
+          <div className="actions">
+            <button
+              type="button"
+              onClick={() => {
+                setCameraState('closed');
+                void take(shot.file, true);
+              }}
+            >
+              {t('capture.usePhoto')}
+            </button>
+            <button type="button" className="secondary" onClick={() => setCameraState('open')}>
+              {t('capture.retakeShot')}
+            </button>
+          </div>
+        </div>
       )}
       {camera && (cameraState === 'denied' || cameraState === 'missing' || cameraState === 'error') && (
         <p role="alert" className="notice">
           {t(`capture.camera.${cameraState}`)}
         </p>
       )}
-      <div className="capture-actions">
-        {camera && cameraState === 'closed' && (
-          <button type="button" onClick={() => setCameraState('open')} disabled={busy}>
-            {camera === 'video'
-              ? t('capture.recordVideo')
-              : value
-                ? t('capture.retakePhoto')
-                : t('capture.takePhoto')}
+      <div
+        className={`capture-tiles${dragging ? ' dragging' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          if (!dragging) setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        {camera && (cameraState === 'closed' || cameraState === 'denied' || cameraState === 'error') && (
+          <button
+            type="button"
+            className="tile tile-camera"
+            onClick={() => setCameraState(camera === 'video' ? 'open' : 'tips')}
+            disabled={busy}
+          >
+            <span className="tile-icon" aria-hidden="true">
+              {camera === 'video' ? '●' : '◉'}
+            </span>
+            {cameraLabel}
           </button>
         )}
-        <div className="file-upload">
-          <label htmlFor={inputId}>{uploadLabel}</label>
+        <div className={`tile tile-upload${busy ? ' disabled' : ''}`}>
           <input
             ref={fileInput}
             id={inputId}
+            className="tile-input"
             type="file"
-            accept={acceptAttribute[accept]}
+            accept={converts ? `${acceptAttribute[accept]},${convertibleAccept}` : acceptAttribute[accept]}
             onChange={onChange}
             disabled={busy}
+            aria-describedby={hintId}
           />
+          <label htmlFor={inputId}>
+            <span className="tile-icon" aria-hidden="true">
+              ⇪
+            </span>
+            {uploadLabel}
+          </label>
+          <span id={hintId} className="tile-hint">
+            {t('capture.dropHint')}
+          </span>
         </div>
       </div>
       {busy && (

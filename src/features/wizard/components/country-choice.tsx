@@ -7,27 +7,38 @@ export function CountryChoice({
   label,
   countries,
   value,
+  invalid = false,
   onChange,
 }: {
   label: string;
   countries: string[];
-  value: string;
+  value: string | undefined;
+  invalid?: boolean;
   onChange: (country: string) => void;
 }) {
-  const { i18n } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
   const id = useId();
   const name = (code: string) => countryName(code, i18n.language);
   if (countries.length < 2) {
     return (
       <p>
-        {label}: <strong>{name(value)}</strong>
+        {label}: <strong>{name(value ?? countries[0])}</strong>
       </p>
     );
   }
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        id={id}
+        value={value ?? ''}
+        aria-invalid={invalid}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {/* No country is chosen for the person. */}
+        <option value="" disabled>
+          {t('fields.choose')}
+        </option>
         {countries.map((code) => (
           <option key={code} value={code}>
             {name(code)}

@@ -20,21 +20,22 @@ export function CustomDocumentStep({
   const [mode, setMode] = useState<'images' | 'pdf'>(current?.mode ?? 'images');
   const name = spec.name ?? t('customDocument.defaultName');
   const twoSides = spec.sides === 'two';
-  const value: CustomDocumentCapture = current?.mode === mode ? current : { kind: 'custom-document', mode };
+  // Photos and a PDF are kept side by side: switching the mode back and forth loses neither.
+  const value: CustomDocumentCapture = { kind: 'custom-document', ...current, mode };
 
   const stored = (page: 'front' | 'back' | 'multi') => async (file: File, info: CapturedInfo) => {
     const saved = await storeFile(file, `custom-${group}-${page}`, storedExtra(info));
-    save(
-      page === 'multi' ? { kind: 'custom-document', mode: 'pdf', pdf: saved } : { ...value, [page]: saved },
-    );
+    save(page === 'multi' ? { ...value, mode: 'pdf', pdf: saved } : { ...value, [page]: saved });
   };
 
+  const retakenAgain =
+    !!retake && !!(retake.part === 'multi' ? value.pdf : retake.part === 'back' ? value.back : value.front);
   const complete = mode === 'pdf' ? !!value.pdf : !!value.front && (!twoSides || !!value.back);
   const show = (page: 'front' | 'back') => !retake || retake.part === page;
 
   return (
     <div className="stack">
-      {retake && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      {retake && !retakenAgain && <ProblemMessage code={retake.code} title={t('retake.title')} />}
       <p className="muted">{t('customDocument.hint', { document: name })}</p>
       {spec.multiPage && !retake && (
         <fieldset>
@@ -45,7 +46,10 @@ export function CustomDocumentStep({
                 type="radio"
                 name={`mode-${group}`}
                 checked={mode === option}
-                onChange={() => setMode(option)}
+                onChange={() => {
+                  setMode(option);
+                  if (current) save({ ...current, mode: option });
+                }}
               />
               {option === 'images' ? t('customDocument.modeImages') : t('customDocument.modePdf')}
             </label>

@@ -48,11 +48,16 @@ describe('CustomFieldsStep', () => {
     await user.type(await screen.findByRole('textbox', { name: /CURP/ }), 'not-a-curp');
     await user.click(screen.getByRole('button', { name: en.actions.continue }));
 
-    const curp = screen.getByRole('textbox', { name: /CURP/ });
+    const curp = screen.getByRole('textbox', { name: /CURP/ }) as HTMLInputElement;
     expect(curp.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(curp.getAttribute('aria-describedby')!)?.textContent).toBe(
-      en.fields.requiredOrInvalid,
-    );
+    // Typed letters are upper-cased; the message names the field and its rule.
+    expect(curp.value).toBe('NOT-A-CURP');
+    const described = curp
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect(described).toContain('CURP: 18 characters: letters and digits, as on your INE.');
+    expect(screen.getByText('Fill in RFC.')).toBeTruthy();
     for (const name of [/RFC/, /Occupation/, /I accept the privacy notice/]) {
       const control = screen.getAllByLabelText(name)[0];
       expect(control.getAttribute('aria-invalid')).toBe('true');

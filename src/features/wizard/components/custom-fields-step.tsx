@@ -18,12 +18,25 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
     register,
     control,
     handleSubmit,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm<Record<string, string>>({
     // The schema's values are all strings; its inferred type is wider than the form's.
     resolver: zodResolver(schema) as unknown as Resolver<Record<string, string>>,
     defaultValues: Object.fromEntries(step.fields.map((f) => [f.name, saved[f.name] ?? emptyValue(f)])),
   });
+
+  // One message per rule, naming the field and what it must look like.
+  const messageFor = (field: CustomFieldDefinition, value: string | undefined) => {
+    const label = field.label ?? field.name;
+    if (field.type === 'checkbox') return t('fields.mustTick', { label });
+    if (!value) return t('fields.required', { label });
+    if (field.type === 'date') return t('fields.invalidDate', { label });
+    if (field.type === 'select') return t('fields.chooseOption', { label });
+    return field.hint
+      ? t('fields.formatHint', { label, hint: field.hint })
+      : t('fields.invalidFormat', { label });
+  };
 
   const submit = handleSubmit((values) => {
     save({ kind: 'custom-fields', values, fields: toCustomFields(step.fields, values) });
@@ -36,14 +49,22 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
       {step.fields.map((field) => {
         const id = `field-${field.name}`;
         const errorId = `${id}-error`;
+        const hintId = `${id}-hint`;
         const label = field.label ?? field.name;
         const error = errors[field.name];
-        const describedBy = error ? errorId : undefined;
+        const describedBy =
+          [field.hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
         const errorText = error && (
           <span id={errorId} className="error" role="alert">
-            {t(field.required ? 'fields.requiredOrInvalid' : 'fields.invalid')}
+            {messageFor(field, getValues(field.name))}
           </span>
         );
+        const hint = field.hint && (
+          <span id={hintId} className="muted field-hint">
+            {field.hint}
+          </span>
+        );
+        const registered = register(field.name);
         if (field.type === 'checkbox') {
           return (
             <div key={field.name} className="field">
@@ -83,7 +104,7 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
                 aria-invalid={!!error}
                 aria-describedby={describedBy}
                 required={field.required}
-                {...register(field.name)}
+                {...registered}
               >
                 <option value="">{t('fields.choose')}</option>
                 {(field.options ?? []).map((option) => (
@@ -99,9 +120,23 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
                 aria-invalid={!!error}
                 aria-describedby={describedBy}
                 required={field.required}
-                {...register(field.name)}
+                maxLength={field.maxLength}
+                {...(field.uppercase
+                  ? { autoCapitalize: 'characters', spellCheck: false, autoComplete: 'off' }
+                  : {})}
+                {...registered}
+                onChange={(event) => {
+                  // Letters go upper case as they are typed where the value is upper case.
+                  if (field.uppercase) {
+                    const { selectionStart, selectionEnd } = event.target;
+                    event.target.value = event.target.value.toUpperCase();
+                    event.target.setSelectionRange(selectionStart, selectionEnd);
+                  }
+                  return registered.onChange(event);
+                }}
               />
             )}
+            {hint}
             {errorText}
           </div>
         );

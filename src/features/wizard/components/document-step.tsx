@@ -3,7 +3,7 @@ import { useTranslation } from '@/lib/i18n';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
-import type { DocumentCapture } from '../lib/wizard-model';
+import { hasBack, type DocumentCapture } from '../lib/wizard-model';
 import { CaptureField, type CapturedInfo } from './capture-field';
 import { CountryChoice } from './country-choice';
 import { ProblemMessage } from './problem-message';
@@ -19,29 +19,49 @@ export function DocumentStep({
   getBlob,
   save,
   next,
+  part,
+  goPart,
 }: StepProps<'document'>) {
   const { t } = useTranslation('wizard');
   const { document: spec, group } = step;
   const regionId = useId();
   const current = capture?.kind === 'document' ? capture : undefined;
-  // A retake opens on the refused side; after a reload, a document already begun skips the choice.
-  const [screen, setScreen] = useState<Screen>(() => {
-    if (retake?.part === 'front' || retake?.part === 'back') return retake.part;
-    return current?.front ? 'front' : 'choose';
-  });
-  const [type, setType] = useState<DocumentType>(current?.type ?? spec.types[0]);
-  const [country, setCountry] = useState(current?.country ?? spec.countries[0]);
-  const regionsOf = (c: string) => spec.regions[c] ?? [];
-  const [region, setRegion] = useState(current?.region ?? regionsOf(country)[0] ?? '');
+  // The sub-screen comes from the wizard (history, links): a retake opens on the refused side, a
+  // side that cannot be shown yet falls back, and a document already begun skips the choice.
+  const wanted: Screen | undefined =
+    part === 'choose' || part === 'front' || part === 'back' ? part : undefined;
+  // A document of another type or country is fixed on the choice screen, so the retake may go there.
+  const mismatch =
+    retake?.code === 'documentPhoto.typeMismatch' || retake?.code === 'documentPhoto.countryMismatch';
+  let screen: Screen;
+  if (mismatch && wanted === 'choose') screen = 'choose';
+  else if (retake?.part === 'front' || retake?.part === 'back') screen = retake.part;
+  else if (wanted === 'back')
+    screen = current?.front && hasBack(current) ? 'back' : current ? 'front' : 'choose';
+  else if (wanted === 'front') screen = current ? 'front' : 'choose';
+  else if (wanted === 'choose') screen = 'choose';
+  else screen = current?.front ? 'front' : 'choose';
+  const setScreen = (next: Screen) => goPart?.(next);
+  // Nothing is chosen for the person where there is a choice to make.
+  const only = <T,>(options: readonly T[]) => (options.length === 1 ? options[0] : undefined);
+  const [type, setType] = useState<DocumentType | undefined>(current?.type ?? only(spec.types));
+  const [country, setCountry] = useState<string | undefined>(current?.country ?? only(spec.countries));
+  const regionsOf = (c: string | undefined) => (c ? (spec.regions[c] ?? []) : []);
+  const [region, setRegion] = useState(current?.region ?? only(regionsOf(country)) ?? '');
+  const [chooseError, setChooseError] = useState(false);
 
   const container = useFocusOnChange<HTMLDivElement>(screen);
-  const typeName = t(`documentTypes.${type}`);
-  const sides = documentSides(type, country);
+  const typeName = type ? t(`documentTypes.${type}`) : '';
+  const sides = type && country ? documentSides(type, country) : 'one';
 
   function choose(event: FormEvent) {
     event.preventDefault();
     const regions = regionsOf(country);
-    const chosenRegion = regions.length ? region || regions[0] : undefined;
+    if (!type || !country || (regions.length > 0 && !region)) {
+      setChooseError(true);
+      return;
+    }
+    const chosenRegion = regions.length ? region : undefined;
     const same =
       current && current.type === type && current.country === country && current.region === chosenRegion;
     const capture: DocumentCapture = same
@@ -52,7 +72,12 @@ export function DocumentStep({
   }
 
   const base = (): DocumentCapture =>
-    current ?? { kind: 'document', type, country, ...(region ? { region } : {}) };
+    current ?? {
+      kind: 'document',
+      type: type ?? spec.types[0],
+      country: country ?? spec.countries[0],
+      ...(region ? { region } : {}),
+    };
 
   if (screen === 'choose') {
     const regions = regionsOf(country);
@@ -85,15 +110,22 @@ export function DocumentStep({
             label={t('document.country')}
             countries={spec.countries}
             value={country}
+            invalid={chooseError && !country}
             onChange={(chosen) => {
               setCountry(chosen);
-              setRegion(regionsOf(chosen)[0] ?? '');
+              setRegion(only(regionsOf(chosen)) ?? '');
             }}
           />
           {regions.length > 0 && (
             <div className="field">
               <label htmlFor={regionId}>{t('document.region')}</label>
-              <select id={regionId} value={region} onChange={(event) => setRegion(event.target.value)}>
+              <select
+                id={regionId}
+                value={region}
+                aria-invalid={chooseError && !region}
+                onChange={(event) => setRegion(event.target.value)}
+              >
+                <option value="">{t('fields.choose')}</option>
                 {regions.map((r) => (
                   <option key={r} value={r}>
                     {r}
@@ -101,6 +133,11 @@ export function DocumentStep({
                 ))}
               </select>
             </div>
+          )}
+          {chooseError && (
+            <p className="error" role="alert">
+              {t('document.chooseMissing')}
+            </p>
           )}
           <div className="actions">
             <button type="submit">{t('actions.continue')}</button>
@@ -120,13 +157,23 @@ export function DocumentStep({
     save(updated);
   };
 
-  const retakeHere = retake && retake.part === screen ? retake.code : null;
+  // The banner goes once a new capture replaced the refused one (a good retake is not "not accepted").
+  const retakeHere =
+    retake && retake.part === screen && !(screen === 'front' ? current?.front : current?.back)
+      ? retake.code
+      : null;
+  const changeChoice = mismatch && (
+    <button type="button" className="secondary" onClick={() => setScreen('choose')}>
+      {t('document.changeChoice')}
+    </button>
+  );
   const docName = current ? t(`documentTypes.${current.type}`) : typeName;
 
   if (screen === 'front') {
     return (
       <div className="stack" ref={container}>
         {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
+        {changeChoice}
         <p className="muted">{t('document.frontHint', { document: docName })}</p>
         <CaptureField
           key="front"
@@ -139,11 +186,6 @@ export function DocumentStep({
           onFile={capturedPart('front')}
         />
         <div className="actions">
-          {!retake && (
-            <button type="button" className="secondary" onClick={() => setScreen('choose')}>
-              {t('actions.back')}
-            </button>
-          )}
           <button
             type="button"
             disabled={!current?.front}
@@ -161,6 +203,7 @@ export function DocumentStep({
   return (
     <div className="stack" ref={container}>
       {retakeHere && <ProblemMessage code={retakeHere} title={t('retake.title')} />}
+      {changeChoice}
       <p className="muted">{t('document.backHint', { document: docName })}</p>
       <CaptureField
         key="back"
@@ -187,11 +230,6 @@ export function DocumentStep({
         </button>
       )}
       <div className="actions">
-        {!retake && (
-          <button type="button" className="secondary" onClick={() => setScreen('front')}>
-            {t('actions.back')}
-          </button>
-        )}
         <button type="button" disabled={!current?.back || current.noBack} onClick={next}>
           {t('actions.continue')}
         </button>

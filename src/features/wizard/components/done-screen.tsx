@@ -1,35 +1,36 @@
 import { useTranslation } from '@/lib/i18n';
 import { useVerificationStatus } from '../hooks/use-verification-status';
 
+const icons = { waiting: '…', ok: '✓', attention: '!' } as const;
+
+/**
+ * The end: a clear state (icon, live status) and what happens next. The service's internal
+ * checks are staff business and are not listed here.
+ */
 export function DoneScreen({ verificationId, onRestart }: { verificationId: string; onRestart: () => void }) {
   const { t } = useTranslation('wizard');
   const { status, failed, final } = useVerificationStatus(verificationId);
-  // "liveness", or "national-id:document-reading" for a document's check.
-  const checkName = (step: string) => {
-    const [document, check] = step.includes(':') ? step.split(':', 2) : [null, step];
-    const name = t(`checks.${check}`, { defaultValue: check });
-    return document ? `${t(`documentTypes.${document}`, { defaultValue: document })}: ${name}` : name;
-  };
+  const value = status?.status;
+  const tone =
+    value === 'verified' ? 'ok' : value === 'rejected' || value === 'reviewNeeded' ? 'attention' : 'waiting';
   return (
     <div className="stack">
-      <p className="ok">{t('done.accepted')}</p>
-      <section aria-labelledby="status-title" className="status-panel">
-        <h2 id="status-title">{t('done.statusTitle')}</h2>
-        <p aria-live="polite" data-status={status?.status ?? ''}>
-          {status ? t(`status.${status.status}`) : t('done.statusLoading')}
-        </p>
-        {!final && status && <p className="muted">{t('done.following')}</p>}
-        {failed && <p className="error">{t('done.statusUnavailable')}</p>}
-        {status && status.completedSteps.length > 0 && (
-          <>
-            <h3>{t('done.completedSteps')}</h3>
-            <ul>
-              {status.completedSteps.map((step) => (
-                <li key={step}>{checkName(step)}</li>
-              ))}
-            </ul>
-          </>
-        )}
+      <div className="done-state">
+        <span className={`done-icon ${tone}`} aria-hidden="true">
+          {icons[tone]}
+        </span>
+        <div>
+          <p className="ok">{t('done.accepted')}</p>
+          <p role="status" aria-live="polite" data-status={value ?? ''}>
+            <strong>{status ? t(`status.${status.status}`) : t('done.statusLoading')}</strong>
+          </p>
+          {!final && status && <p className="muted">{t('done.following')}</p>}
+          {failed && <p className="error">{t('done.statusUnavailable')}</p>}
+        </div>
+      </div>
+      <section aria-labelledby="next-title">
+        <h2 id="next-title">{t('done.nextTitle')}</h2>
+        <p>{t(`done.next.${value ?? 'running'}`)}</p>
       </section>
       <p className="muted">
         {t('done.reference')} <code>{verificationId}</code>

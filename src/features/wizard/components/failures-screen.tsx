@@ -24,7 +24,7 @@ export function FailuresScreen({ steps, state, update }: Props) {
     const sided =
       input.descriptor.inputType === 'document-photo' ||
       input.descriptor.inputType === 'custom-document-photo';
-    return sided ? `${step}: ${partLabel(t, input)}` : step;
+    return sided ? `${step}: ${partLabel(t, input, steps[input.stepIndex])}` : step;
   };
 
   return (

@@ -30,8 +30,10 @@ export function FilePreview({
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
   }, [file.key, getBlob, isImage]);
-  const kindLabel =
-    file.type === 'application/pdf' ? 'PDF' : file.type.startsWith('video/') ? t('preview.video') : '';
+  const pdf = file.type === 'application/pdf';
+  const kindLabel = pdf ? 'PDF' : file.type.startsWith('video/') ? t('preview.video') : '';
+  // What the file is, in words: "PDF, 3 pages"; a camera shot has no name worth showing.
+  const description = pdf && file.pages ? t('preview.pdfPages', { count: file.pages }) : null;
   return (
     <figure className="file-preview">
       {isImage && url ? (
@@ -43,8 +45,11 @@ export function FilePreview({
       )}
       <figcaption>
         <span className="file-label">{label}</span>
-        <span className="file-name">{file.name}</span>
-        <span className="file-size">{formatBytes(file.size, i18n.language)}</span>
+        <span className="file-name">{file.fromCamera ? t('preview.cameraShot') : file.name}</span>
+        <span className="file-size">
+          {description ? `${description} · ` : ''}
+          {formatBytes(file.size, i18n.language)}
+        </span>
       </figcaption>
     </figure>
   );

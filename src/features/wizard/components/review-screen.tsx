@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { CustomFieldDefinition } from '@/shared/flow';
-import { skipUploadWait } from '../api/wizard-api';
+import { getStatus, skipUploadWait } from '../api/wizard-api';
+import { countryName } from '../lib/display-names';
 import { partLabel } from '../lib/part-label';
 import { buildSendInputForm, classifyFailure, sendInputs, type RequestFailure } from '../lib/send-input';
 import { stepTitle } from '../lib/step-titles';
@@ -27,6 +28,24 @@ type Props = {
   restart: () => void;
 };
 
+/** A form value as people read it: the option's label, a date in the page's language, Yes/No. */
+function displayValue(
+  field: CustomFieldDefinition,
+  value: string | undefined,
+  t: (key: string) => string,
+  language: string,
+) {
+  if (field.type === 'checkbox') return t(value === 'true' ? 'fields.yes' : 'fields.no');
+  if (!value) return '—';
+  if (field.type === 'select') return field.options?.find((o) => o.value === value)?.label ?? value;
+  if (field.type === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const date = new Date(`${value}T00:00:00Z`);
+    if (!Number.isNaN(date.getTime()))
+      return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  }
+  return value;
+}
+
 function FieldValues({
   fields,
   values,
@@ -34,17 +53,13 @@ function FieldValues({
   fields: CustomFieldDefinition[];
   values: Record<string, string>;
 }) {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
   return (
     <dl className="field-values">
       {fields.map((field) => (
         <div key={field.name}>
           <dt>{field.label ?? field.name}</dt>
-          <dd>
-            {field.type === 'checkbox'
-              ? t(values[field.name] === 'true' ? 'fields.yes' : 'fields.no')
-              : values[field.name] || '—'}
-          </dd>
+          <dd>{displayValue(field, values[field.name], t, i18n.language)}</dd>
         </div>
       ))}
     </dl>
@@ -52,9 +67,34 @@ function FieldValues({
 }
 
 export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<RequestFailure | null>(null);
+  const [cancelled, setCancelled] = useState(false);
+  const upload = useRef<AbortController | null>(null);
+  // A reload (or a closed tab) during an upload: whether it arrived is asked before any new send,
+  // so that the person is never offered a send the service would refuse.
+  const [askingStatus, setAskingStatus] = useState(!!state.sendingSince);
+  const interrupted = !!state.sendingSince;
+  const verificationId = state.verification.verificationId;
+
+  useEffect(() => {
+    if (!interrupted || upload.current) return;
+    let stopped = false;
+    getStatus(verificationId).then(
+      (status) => {
+        if (stopped) return;
+        setAskingStatus(false);
+        // Processing started: everything arrived and nothing more can be sent.
+        if (status.status !== 'pending') update((s) => ({ ...s, sendingSince: undefined, screen: 'done' }));
+        else update((s) => ({ ...s, sendingSince: undefined }));
+      },
+      () => !stopped && setAskingStatus(false),
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [interrupted, verificationId, update]);
   const planned = planInputs(steps, state.captures);
   const incomplete = steps.filter((step) => !isStepComplete(step, state.captures[step.key]));
   const toSend = pendingInputs(planned, state.results);
@@ -64,16 +104,33 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
 
   async function send() {
     setFailure(null);
+    setCancelled(false);
     setProgress(0);
+    const controller = new AbortController();
+    upload.current = controller;
+    update((s) => ({ ...s, sendingSince: new Date().toISOString() }));
     const parts = await Promise.all(
       toSend.map(async (input) => ({
         input,
         blob: input.file ? await getBlob(input.file.stored.key) : undefined,
       })),
     );
-    const outcome = await sendInputs(state.verification.identity, buildSendInputForm(parts), setProgress);
+    const outcome = await sendInputs(
+      state.verification.identity,
+      buildSendInputForm(parts),
+      setProgress,
+      controller.signal,
+    );
+    upload.current = null;
     if (!outcome.ok) {
       setProgress(null);
+      update((s) => ({ ...s, sendingSince: undefined }));
+      if (controller.signal.aborted) {
+        setCancelled(true);
+        return;
+      }
+      // Everything arrived already (an earlier upload finished after all): the "locked" screen
+      // offers the status only, never another send.
       setFailure(classifyFailure(outcome.status, outcome.error));
       return;
     }
@@ -105,11 +162,19 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
       ...s,
       results,
       skippedUploadWait,
+      sendingSince: undefined,
       screen: allAccepted ? 'done' : failuresToRetake(planned, results).length ? 'failures' : 'review',
     }));
   }
 
   const sending = progress !== null;
+  if (askingStatus) {
+    return (
+      <p role="status" className="muted">
+        {t('review.askingStatus')}
+      </p>
+    );
+  }
   return (
     <div className="stack">
       <p className="muted">{t('review.hint')}</p>
@@ -122,11 +187,21 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
         return (
           <section key={step.key} className="review-step" aria-labelledby={`review-${step.key}`}>
             <h2 id={`review-${step.key}`}>{stepTitle(t, step, steps)}</h2>
+            {capture?.kind === 'document' && (
+              <p className="muted">
+                {t(`documentTypes.${capture.type}`)} · {countryName(capture.country, i18n.language)}
+                {capture.region ? ` · ${capture.region}` : ''}
+              </p>
+            )}
             <ul className="review-items">
               {inputs.map((input) => (
                 <li key={input.id}>
                   {input.file ? (
-                    <FilePreview file={input.file.stored} getBlob={getBlob} label={partLabel(t, input)} />
+                    <FilePreview
+                      file={input.file.stored}
+                      getBlob={getBlob}
+                      label={partLabel(t, input, step)}
+                    />
                   ) : capture?.kind === 'custom-fields' && step.kind === 'custom-fields' ? (
                     <FieldValues fields={step.fields} values={capture.values} />
                   ) : null}
@@ -144,7 +219,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
                 className="secondary"
                 onClick={() => goTo(stepIndex)}
                 disabled={sending}
-                aria-label={t('review.changeStep', { step: stepTitle(t, step, steps) })}
+                aria-describedby={`review-${step.key}`}
               >
                 {complete ? t('review.change') : t('review.complete')}
               </button>
@@ -152,7 +227,21 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
           </section>
         );
       })}
-      {sending && <UploadProgress fraction={progress} />}
+      {sending && (
+        <div className="stack">
+          <UploadProgress fraction={progress} />
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => upload.current?.abort()}>
+              {t('review.cancelUpload')}
+            </button>
+          </div>
+        </div>
+      )}
+      {cancelled && (
+        <p role="status" className="notice">
+          {t('review.cancelled')}
+        </p>
+      )}
       {failure && (
         <RequestError
           failure={failure}
@@ -165,7 +254,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
         <button
           type="button"
           onClick={() => void send()}
-          disabled={sending || incomplete.length > 0 || !toSend.length}
+          disabled={sending || incomplete.length > 0 || !toSend.length || failure === 'locked'}
         >
           {sending ? t('review.sending') : t('review.send')}
         </button>

@@ -13,10 +13,15 @@ export type StepProps<K extends WizardStep['kind']> = {
   getBlob: (key: string) => Promise<Blob | undefined>;
   save: (capture: Capture) => void;
   next: () => void;
+  /** The step's sub-screen from the wizard state (and the address), e.g. a document's side. */
+  part?: string;
+  goPart?: (part: string) => void;
 };
 
 /** What a stored capture keeps from the checks: the person's file name and the image hash. */
 export const storedExtra = (info: CapturedInfo): Partial<StoredFile> => ({
   name: info.originalName,
   ...(info.phash ? { phash: info.phash } : {}),
+  ...(info.pdf?.pageCount ? { pages: info.pdf.pageCount } : {}),
+  ...(info.fromCamera ? { fromCamera: true } : {}),
 });

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api-client';
 import type { Flow } from '@/shared/flow';
 import { createVerification, getFlow } from '../api/wizard-api';
 import { buildSteps, type WizardStep } from '../lib/steps';
+import { reach, type Position } from '../lib/wizard-position';
 import * as storage from '../lib/storage';
 import {
   failuresToRetake,
@@ -32,7 +33,7 @@ async function start(flowId: string, fresh: boolean) {
     version: 1,
     flowId,
     verification,
-    screen: 'steps',
+    screen: 'welcome',
     stepIndex: 0,
     captures: {},
     results: {},
@@ -50,6 +51,9 @@ function persistable(state: WizardState): WizardState {
   );
   return { ...state, captures };
 }
+
+/** A document step opens on its choice of document, so that history has an entry for it. */
+const firstPartOf = (step: WizardStep | undefined) => (step?.kind === 'document' ? 'choose' : undefined);
 
 export function useWizard(flowId: string) {
   const [load, setLoad] = useState<WizardLoad>({ phase: 'loading' });
@@ -137,12 +141,38 @@ export function useWizard(flowId: string) {
       update((state, steps) => {
         if (state.retake) {
           const left = failuresToRetake(planInputs(steps, state.captures), state.results);
-          return { ...state, retake: undefined, screen: left.length ? 'failures' : 'review' };
+          return {
+            ...state,
+            retake: undefined,
+            part: undefined,
+            screen: left.length ? 'failures' : 'review',
+          };
         }
         if (state.stepIndex + 1 >= steps.length)
-          return { ...state, screen: 'review', stepIndex: steps.length - 1 };
-        return { ...state, stepIndex: state.stepIndex + 1 };
+          return { ...state, screen: 'review', stepIndex: steps.length - 1, part: undefined };
+        return { ...state, stepIndex: state.stepIndex + 1, part: firstPartOf(steps[state.stepIndex + 1]) };
       }),
+    [update],
+  );
+
+  /** To a position the person asked for (Back, a link, the browser's history), as far as allowed. */
+  const go = useCallback(
+    (position: Position) => update((state, steps) => reach(state, steps, position)),
+    [update],
+  );
+
+  /** A step's sub-screen (a document's choice, front, back). */
+  const goPart = useCallback((part: string) => update((state) => ({ ...state, part })), [update]);
+
+  const consent = useCallback(
+    () =>
+      update((state, steps) => ({
+        ...state,
+        consentedAt: state.consentedAt ?? new Date().toISOString(),
+        screen: 'steps',
+        stepIndex: 0,
+        part: firstPartOf(steps[0]),
+      })),
     [update],
   );
 
@@ -160,7 +190,7 @@ export function useWizard(flowId: string) {
     begin(false);
   }, [begin]);
 
-  return { load, update, storeFile, getBlob, saveCapture, next, restart, retry };
+  return { load, update, storeFile, getBlob, saveCapture, next, go, goPart, consent, restart, retry };
 }
 
 export type Wizard = ReturnType<typeof useWizard>;

@@ -62,6 +62,7 @@ describe('wizard strings', () => {
       'fields.no',
       'steps.selfie',
       'checks.selfie',
+      'fields.formatHint',
     ]);
     const untranslated = keysOf(en).filter(
       (key) =>

@@ -63,6 +63,8 @@ export function sendInputs(
     };
     xhr.onerror = () => resolve({ ok: false, status: 0, error: fallbackError(0) });
     xhr.ontimeout = xhr.onerror;
+    // A cancelled upload ends like a failed one; the caller knows it asked for it.
+    xhr.onabort = xhr.onerror;
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(form);
   });

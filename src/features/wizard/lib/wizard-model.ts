@@ -15,6 +15,10 @@ export interface StoredFile {
   type: string;
   /** Perceptual hash of an image, to compare a document's two sides in the browser. */
   phash?: string;
+  /** A PDF's page count, for "PDF, 3 pages" on the review screen. */
+  pages?: number;
+  /** Taken with the camera here: its made-up name is never shown. */
+  fromCamera?: boolean;
 }
 
 export type DocumentCapture = {
@@ -69,7 +73,7 @@ export interface PlannedInput {
   file?: { stored: StoredFile; field: FileField; uploadName: string };
 }
 
-export type Screen = 'steps' | 'review' | 'failures' | 'done';
+export type Screen = 'welcome' | 'steps' | 'review' | 'failures' | 'done';
 
 export interface WizardState {
   version: 1;
@@ -77,6 +81,12 @@ export interface WizardState {
   verification: CreatedVerification;
   screen: Screen;
   stepIndex: number;
+  /** A step's sub-screen (a document's choice, front or back), so that history and links reach it. */
+  part?: string;
+  /** When the person agreed to the notice on the welcome screen. */
+  consentedAt?: string;
+  /** Set while a send-input call is under way: after a reload, the status is asked before any send. */
+  sendingSince?: string;
   captures: Record<string, Capture>;
   results: Record<string, InputOutcome>;
   /** The input being retaken, when the person came from the failures screen. */

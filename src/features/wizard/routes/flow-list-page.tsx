@@ -6,7 +6,9 @@ import '../lib/translations';
 import { getFlows } from '../api/wizard-api';
 
 export default function FlowListPage() {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
+  const nameOf = (flow: FlowSummary) =>
+    flow.names?.[i18n.language.slice(0, 2) as keyof NonNullable<FlowSummary['names']>] ?? flow.name;
   const [flows, setFlows] = useState<FlowSummary[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -49,11 +51,11 @@ export default function FlowListPage() {
         <ul className="flow-list">
           {flows.map((flow) => (
             <li key={flow.id}>
-              <span className="flow-name">{flow.name}</span>
+              <span className="flow-name">{nameOf(flow)}</span>
               <Link
                 className="button"
                 href={`/verify/${encodeURIComponent(flow.id)}`}
-                aria-label={t('flows.startFlow', { flow: flow.name })}
+                aria-label={t('flows.startFlow', { flow: nameOf(flow) })}
               >
                 {t('flows.start')}
               </Link>

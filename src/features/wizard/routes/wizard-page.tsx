@@ -1,13 +1,20 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { lazyScreen } from '@/lib/lazy-screen';
 import { Link } from '@/lib/link';
 import '../lib/translations';
+import '../components/wizard.css';
+import { WelcomeScreen } from '../components/welcome-screen';
+import { WizardStepper } from '../components/wizard-stepper';
+import { useHistorySync } from '../hooks/use-history-sync';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
+import { useHandoff } from '../hooks/use-handoff';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
+import { flowName, localizeSteps } from '../lib/flow-texts';
 import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
+import { previousPosition } from '../lib/wizard-position';
 
 // Each screen's code loads when the screen is shown: the first screen carries only its own step,
 // and the others are fetched once it shows (so that moving on never waits).
@@ -23,6 +30,8 @@ const FailuresScreen = lazyScreen(() =>
   import('../components/failures-screen').then((m) => m.FailuresScreen),
 );
 const DoneScreen = lazyScreen(() => import('../components/done-screen').then((m) => m.DoneScreen));
+// The phone handoff (and its QR code) is not needed to start: it comes after the first screen.
+const HandoffCard = lazyScreen(() => import('../components/handoff-card').then((m) => m.HandoffCard));
 const stepScreens = {
   document: DocumentStep,
   biometric: BiometricStep,
@@ -31,16 +40,19 @@ const stepScreens = {
   bank: BankStep,
 } satisfies Record<WizardStep['kind'], { preload(): Promise<void> }>;
 
-function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardStep[]; state: WizardState }) {
+/** Once a screen shows (its code has loaded): the flow's other screens, ready before they are needed. */
+function usePreloadScreens(steps: WizardStep[]) {
   const kinds = [...new Set(steps.map((s) => s.kind))].join(' ');
   useEffect(() => {
-    // Once a step shows (its code has loaded): the flow's other screens, ready before they are needed.
     const timer = setTimeout(() => {
       for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
-      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen]) void screen.preload();
+      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen, HandoffCard]) void screen.preload();
     }, 300);
     return () => clearTimeout(timer);
   }, [kinds]);
+}
+
+function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardStep[]; state: WizardState }) {
   const step = steps[state.stepIndex];
   const retakeInput =
     state.retake && planInputs(steps, state.captures).find((i) => i.id === state.retake?.inputId);
@@ -55,6 +67,8 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
     getBlob: wizard.getBlob,
     save: (capture: Parameters<Wizard['saveCapture']>[1]) => wizard.saveCapture(step.key, capture),
     next: wizard.next,
+    part: state.part,
+    goPart: wizard.goPart,
   };
   // A key per step (and retake) so each screen starts from its own state.
   const key = `${step.key}-${state.retake?.inputId ?? ''}`;
@@ -72,13 +86,43 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
   }
 }
 
+/** The desktop's "continue on your phone" card; while the phone has the verification, the steps wait. */
+function HandoffPanel({
+  verificationId,
+  onFinished,
+  onClaimed,
+}: {
+  verificationId: string;
+  onFinished: () => void;
+  onClaimed: (claimed: boolean) => void;
+}) {
+  const { handoff, show, hide } = useHandoff(verificationId, onFinished);
+  const claimed = handoff.phase === 'shown' && !!handoff.state?.claimed;
+  useEffect(() => onClaimed(claimed), [claimed, onClaimed]);
+  return <HandoffCard handoff={handoff} onShow={() => void show()} onHide={hide} />;
+}
+
 export default function WizardPage({ flowId }: { flowId: string }) {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
   const wizard = useWizard(flowId);
   const { load } = wizard;
-  const screenKey = load.phase === 'ready' ? `${load.state.screen}-${load.state.stepIndex}` : load.phase;
+  const ready = load.phase === 'ready' ? load : null;
+  const steps = useMemo(
+    () => (ready ? localizeSteps(ready.steps, ready.flow, i18n.language) : []),
+    [ready, i18n.language],
+  );
+  const back = useHistorySync(flowId, ready?.state ?? null, steps, wizard.go);
+  const [phoneActive, setPhoneActive] = useState(false);
+  const { update } = wizard;
+  const phoneFinished = useCallback(
+    () =>
+      update((s) => ({ ...s, screen: 'done', sendingSince: undefined, part: undefined, retake: undefined })),
+    [update],
+  );
+  const screenKey = ready ? `${ready.state.screen}-${ready.state.stepIndex}` : load.phase;
   // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
   const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
+  usePreloadScreens(steps);
 
   useEffect(() => {
     document.title = `${t('title')} · IDV Capture`;
@@ -115,42 +159,74 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     );
   }
 
-  const { flow, steps, state } = load;
+  const { flow, state } = load;
   const total = steps.length + 1;
   let title: string;
   let position: string | null = null;
+  let current = -1;
   switch (state.screen) {
+    case 'welcome':
+      title = flowName(flow, i18n.language);
+      break;
     case 'steps':
       title = stepTitle(t, steps[state.stepIndex], steps);
       position = t('stepOf', { n: state.stepIndex + 1, total });
+      current = state.stepIndex;
       break;
     case 'review':
       title = t('review.title');
       position = t('stepOf', { n: total, total });
+      current = steps.length;
       break;
     case 'failures':
       title = t('failures.title');
+      current = steps.length;
       break;
     case 'done':
       title = t('done.title');
+      current = total;
       break;
   }
+  const previous = previousPosition(state, steps);
+  const titles = [...steps.map((step) => stepTitle(t, step, steps)), t('review.title')];
 
   return (
-    <div className="wizard" ref={container}>
-      <p className="wizard-flow">{flow.name}</p>
+    <div className={`wizard wizard-${state.screen}`} ref={container}>
+      <div className="wizard-top">
+        {previous ? (
+          <button type="button" className="back-button" onClick={() => back(previous)}>
+            <span aria-hidden="true">←</span> {t('actions.back')}
+          </button>
+        ) : state.screen === 'welcome' ? (
+          <Link href="/" className="back-button">
+            <span aria-hidden="true">←</span> {t('actions.back')}
+          </Link>
+        ) : null}
+        {state.screen !== 'welcome' && <p className="wizard-flow">{flowName(flow, i18n.language)}</p>}
+      </div>
+      {state.screen !== 'welcome' && state.screen !== 'done' && (
+        <WizardStepper titles={titles} current={current} />
+      )}
       {position && <p className="wizard-position">{position}</p>}
       <h1 tabIndex={-1}>{title}</h1>
       <Suspense fallback={<p aria-live="polite">{t('loadingStep')}</p>}>
-        {state.screen === 'steps' && <StepScreen wizard={wizard} steps={steps} state={state} />}
-        {state.screen === 'steps' && state.stepIndex > 0 && !state.retake && (
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => wizard.update((s) => ({ ...s, stepIndex: s.stepIndex - 1 }))}
-          >
-            {t('actions.previousStep')}
-          </button>
+        {state.screen === 'welcome' && !phoneActive && (
+          <WelcomeScreen
+            flow={flow}
+            steps={steps}
+            consented={!!state.consentedAt}
+            onConsent={wizard.consent}
+          />
+        )}
+        {state.screen === 'steps' && !phoneActive && (
+          <StepScreen wizard={wizard} steps={steps} state={state} />
+        )}
+        {(state.screen === 'welcome' || state.screen === 'steps') && !state.retake && (
+          <HandoffPanel
+            verificationId={state.verification.verificationId}
+            onFinished={phoneFinished}
+            onClaimed={setPhoneActive}
+          />
         )}
         {state.screen === 'review' && (
           <ReviewScreen

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Brand } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import { accessibleAccent } from '@/shared/color-contrast';
+import type { BffDeps } from '../deps';
+import { notFound } from '../errors';
+
+const logoTypes: Record<string, string> = {
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
+
+/** The wizard's look from the BRAND_* settings; a colour with too little contrast is darkened. */
+export function brandRoutes(app: FastifyInstance, { config }: BffDeps) {
+  const { brand } = config;
+  const accent = brand.primaryColor ? accessibleAccent(brand.primaryColor) : null;
+  if (accent?.adjusted) {
+    app.log.warn(
+      { setting: brand.primaryColor, used: accent.color },
+      'BRAND_PRIMARY_COLOR has less than 4.5:1 contrast with white; a darker shade is used',
+    );
+  }
+  const body: Brand = {
+    name: brand.name,
+    primaryColor: accent?.color ?? null,
+    font: brand.font,
+    logoUrl: brand.logoFile ? bffPaths.brandLogo : null,
+  };
+
+  app.get(bffPaths.brand, async (_request, reply) => {
+    void reply.header('cache-control', 'public, max-age=300');
+    return body;
+  });
+
+  app.get(bffPaths.brandLogo, async (_request, reply) => {
+    if (!brand.logoFile) throw notFound('No logo is set.');
+    const bytes = await readFile(brand.logoFile).catch(() => null);
+    if (!bytes) throw notFound('The logo file cannot be read.');
+    void reply.header('cache-control', 'public, max-age=300');
+    // An SVG logo is shown with <img> only; its own scripts must never run if opened directly.
+    void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+    return reply
+      .type(logoTypes[path.extname(brand.logoFile).toLowerCase()] ?? 'application/octet-stream')
+      .send(bytes);
+  });
+}

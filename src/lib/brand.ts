@@ -1,0 +1,41 @@
+import { useSyncExternalStore } from 'react';
+import type { Brand } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+
+// The look comes from the BFF's settings (GET /api/brand); until it answers, the default look.
+let brand: Brand = { name: 'IDV Capture', primaryColor: null, font: null, logoUrl: null };
+const listeners = new Set<() => void>();
+
+function apply(next: Brand) {
+  brand = next;
+  const root = document.documentElement.style;
+  // The BFF serves a colour with enough contrast against white (darkened if the setting had less).
+  if (next.primaryColor) root.setProperty('--accent', next.primaryColor);
+  if (next.font) root.setProperty('--brand-font', next.font);
+  listeners.forEach((listener) => listener());
+}
+
+let requested = false;
+function load() {
+  if (requested || typeof fetch === 'undefined') return;
+  requested = true;
+  fetch(bffPaths.brand, { credentials: 'same-origin' })
+    .then((response) => (response.ok ? (response.json() as Promise<Brand>) : null))
+    .then((answer) => answer && apply(answer))
+    .catch(() => undefined);
+}
+
+const subscribe = (listener: () => void) => {
+  load();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** The brand name, colour, font and logo the wizard shows. */
+export function useBrand(): Brand {
+  return useSyncExternalStore(
+    subscribe,
+    () => brand,
+    () => brand,
+  );
+}
