@@ -13,17 +13,9 @@ import { servers } from './src/build/servers.ts';
 const wizardStrings = 'src/features/wizard/locales/en.json';
 export const firstScreens: Record<string, ScreenModules> = {
   '/': { always: ['src/features/wizard/routes/flow-list-page.tsx', wizardStrings] },
-  '/verify/:flowId': {
-    always: ['src/features/wizard/routes/wizard-page.tsx', wizardStrings],
-    // Steps come in a fixed order, an identity check's first: documents, biometrics, custom
-    // documents (the heaviest counts). Custom fields (react-hook-form + zod) and the bank step come
-    // after them; bench:client prints their weight.
-    oneOf: [
-      'src/features/wizard/components/document-step.tsx',
-      'src/features/wizard/components/biometric-step.tsx',
-      'src/features/wizard/components/custom-document-step.tsx',
-    ],
-  },
+  // The wizard opens on its welcome and consent screen (in the page's chunk); the steps' code is
+  // fetched once it shows (src/lib/lazy-screen.tsx), and bench:client prints each step's weight.
+  '/verify/:flowId': { always: ['src/features/wizard/routes/wizard-page.tsx', wizardStrings] },
 };
 
 /**
