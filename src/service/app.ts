@@ -19,6 +19,7 @@ import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
+import { PgDeliveryQueue } from './pg-outbox';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { identityRoutes } from './routes/identities';
@@ -65,6 +66,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
+    queue: config.databaseUrl ? new PgDeliveryQueue(db, config.databaseUrl) : undefined,
   });
   const ctx: ServiceContext = {
     config,
@@ -137,7 +139,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   });
   app.addHook('onClose', async () => {
     lifecycle.close();
-    outbox.close();
+    await outbox.close();
     await outbound.close().catch(() => undefined);
     db.close();
   });
