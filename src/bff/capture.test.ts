@@ -8,6 +8,7 @@ import {
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { sendInputForm } from '../../e2e/fixtures/send-input-form';
+import { facePhoto, passportPhoto } from '../../e2e/fixtures/face-photo';
 import { Browser, eventually, makeImage, secrets, startStack, toBlob, type Stack } from './testing/harness';
 
 let stack: Stack;
@@ -43,9 +44,10 @@ async function passportForm() {
       { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
     ],
     [
-      { field: 'document', name: 'passport.jpg', bytes: await makeImage(1) },
+      // The service reads the passport's MRZ and looks for one face on the passport and the selfie.
+      { field: 'document', name: 'passport.jpg', bytes: await passportPhoto('ARG') },
       { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
-      { field: 'selfie', name: 'selfie.jpg', bytes: await makeImage(3, 800, 800) },
+      { field: 'selfie', name: 'selfie.jpg', bytes: await facePhoto(800, 800) },
     ],
   );
 }

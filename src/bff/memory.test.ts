@@ -10,6 +10,7 @@ import { MAX_FILE_BYTES } from '@/shared/limits';
 import { freePort } from '../../e2e/fixtures/free-port';
 import { sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { streamedMultipart } from '../../e2e/fixtures/streamed-multipart';
+import { passportPhoto } from '../../e2e/fixtures/face-photo';
 import { Browser, eventually, makeImage, secrets, ServiceProcess } from './testing/harness';
 
 // The BFF in a process of its own, as `npm start` runs it, so that its memory can be read from
@@ -119,7 +120,10 @@ describe.skipIf(!existsSync('/proc/self/status'))('the BFF process', () => {
     // And the same person's next, normal upload goes through.
     const again = await browser.fetch(bffPaths.sendInput(created.identity), {
       method: 'POST',
-      body: sendInputForm(inputs, [{ field: 'document', name: 'big.jpg', bytes: await makeImage(13) }]),
+      // A passport the service accepts: its MRZ says ARG.
+      body: sendInputForm(inputs, [
+        { field: 'document', name: 'big.jpg', bytes: await passportPhoto('ARG') },
+      ]),
     });
     expect(again.status).toBe(201);
     expect(sendInputResponseSchema.parse(await again.json())[0].result).toBe(true);

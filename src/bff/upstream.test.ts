@@ -5,7 +5,8 @@ import { bffPaths } from '@/shared/contract/bff-paths';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { mxCustomFieldsInputs, sendInputForm } from '../../e2e/fixtures/send-input-form';
 import { buildBffApp } from './app';
-import { Browser, makeImage, startStack, type Stack } from './testing/harness';
+import { passportPhoto } from '../../e2e/fixtures/face-photo';
+import { Browser, startStack, type Stack } from './testing/harness';
 import { UpstreamClient } from './upstream/upstream-client';
 
 let stack: Stack;
@@ -19,7 +20,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function selfieForm(seed: number, width?: number, height?: number) {
+/** A passport photo (the service reads its MRZ, claimed Argentine: ARG) of the given size. */
+async function selfieForm(_seed: number, width?: number, height?: number) {
   return sendInputForm(
     [
       {
@@ -28,7 +30,7 @@ async function selfieForm(seed: number, width?: number, height?: number) {
         data: { type: 'passport', country: 'AR', page: 'front', filename: 'p.jpg' },
       },
     ],
-    [{ field: 'document', name: 'p.jpg', bytes: await makeImage(seed, width, height) }],
+    [{ field: 'document', name: 'p.jpg', bytes: await passportPhoto('ARG', width, height) }],
   );
 }
 
