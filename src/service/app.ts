@@ -38,6 +38,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 64 * 1024,
+    // The BFF passes on the person's address in X-Forwarded-For; nobody else is believed.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // A send-input of 16 files of 50 MB from a slow phone takes long, but not forever.
     requestTimeout: 15 * 60 * 1000,
     // On close, idle keep-alive connections go at once; requests under way are finished.

@@ -41,6 +41,8 @@ export interface ServiceConfig {
   openMaxConcurrent: number;
   /** Time for a request's headers, on every route. */
   headersTimeoutMs: number;
+  /** Addresses whose X-Forwarded-For is believed (the BFF's), for the person's address. */
+  trustedProxies: string[];
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -102,6 +104,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
     openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '127.0.0.1,::1')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
     outboundAllowed: [
       ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
       ...(env.OUTBOUND_ALLOWED ?? '')
