@@ -59,6 +59,9 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
+  // Files whose transaction did or did not commit before the last stop, and orphans.
+  const hasRecord = db.prepare('SELECT 1 FROM media WHERE id = ?');
+  const recovered = media.recover((id) => hasRecord.get(id) !== undefined);
   const flows = loadFlows();
   const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
@@ -134,6 +137,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   });
 
   app.addHook('onReady', async () => {
+    if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     outbox.resume();
     lifecycle.resume();
   });

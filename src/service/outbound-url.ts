@@ -88,7 +88,9 @@ export class OutboundPolicy {
   private refusal(address: string): string | null {
     const family = familyOf(address);
     if (this.allowed.check(address, family)) return null;
-    return refused[family].check(address, family) ? `${address} is a loopback, private or reserved address` : null;
+    return refused[family].check(address, family)
+      ? `${address} is a loopback, private or reserved address`
+      : null;
   }
 
   /** The URL's scheme and every address its host stands for, against the policy. */
