@@ -29,6 +29,7 @@ const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'ut
 for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
+  ['typecheck of server code without the DOM', ['tsc', '--noEmit', '-p', 'tsconfig.node.json']],
   ['format', ['prettier', '--check', 'src/**/*.{ts,tsx,css}', 'e2e/**/*.ts', '*.{ts,js}', '.ci/*.mjs']],
 ]) {
   console.log(`\n=== ${name}: npx ${args.join(' ')}`);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { CreatedVerification } from '@/shared/bff-api';
+import type { CreatedVerification } from '@/shared/contract/bff-api';
 import { ageToday, ConsolePage } from './fixtures/console-page';
 import { sample } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
@@ -155,4 +155,26 @@ test('a demo started from the console shows up live and reads well', async ({ pa
 
   expect(await staff.seriousViolations()).toEqual([]);
   await staff.expectFitsNarrowScreens();
+
+  // A reviewer's decision, through the service's status route; the list follows.
+  const review = page.getByRole('region', { name: 'Decision' });
+  const decision = status === 'Rejected' ? 'Verified' : 'Rejected';
+  await review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` }).click();
+  await expect(review.getByRole('status')).toHaveText('Decision saved.');
+  const summary = page.getByRole('region', { name: 'Summary' });
+  await expect(ConsolePage.definition(summary, 'Status')).toHaveText(decision);
+  await expect(review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` })).toBeDisabled();
+
+  // Erasure, after a confirmation: the verification and its media are gone.
+  const photoUrl = (await photo.getAttribute('src'))!;
+  await review.getByRole('button', { name: 'Delete this verification' }).click();
+  const confirm = page.getByRole('alertdialog', { name: /Delete this verification, its data and its media/ });
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(confirm).toHaveCount(0);
+  await review.getByRole('button', { name: 'Delete this verification' }).click();
+  await confirm.getByRole('button', { name: 'Yes, delete it' }).click();
+  await expect(page).toHaveURL(/\/console\/verifications$/);
+  await expect(page.getByRole('link', { name: verificationId })).toHaveCount(0);
+  expect((await page.request.get(photoUrl)).status()).toBe(404);
+  expect((await page.request.get(`/api/staff/verifications/${verificationId}`)).status()).toBe(404);
 });

@@ -82,7 +82,13 @@ describe('the BFF on its own', () => {
   });
 
   it('answers 503 upstream.unavailable without its service, and stays up', async () => {
-    const res = await fetch(`${url}${bffPaths.flows}`);
+    // The flows are the BFF's own configuration: they are served without the service.
+    expect((await fetch(`${url}${bffPaths.flows}`)).status).toBe(200);
+    const res = await fetch(`${url}${bffPaths.verifications}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ flowId: 'ar-national-id' }),
+    });
     expect(res.status).toBe(503);
     expect(bffErrorSchema.parse(await res.json())).toMatchObject({
       code: 'upstream.unavailable',

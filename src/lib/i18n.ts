@@ -1,8 +1,8 @@
 import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '@/app/locales/en.json';
-import es from '@/app/locales/es.json';
-import pt from '@/app/locales/pt.json';
+import en from '@/lib/locales/en.json';
+import es from '@/lib/locales/es.json';
+import pt from '@/lib/locales/pt.json';
 
 export const languages = ['en', 'es', 'pt'] as const;
 export type Language = (typeof languages)[number];

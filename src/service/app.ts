@@ -14,7 +14,7 @@ import { openDb } from './db';
 import { installErrorHandler, ServiceError } from './errors';
 import { guardOpenRoutes } from './open-route-guard';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
+import { planFlow } from '@/shared/flow-plan';
 import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { OutboundPolicy } from './outbound-url';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
 
-/** Settings of the embedded service (contract 0), read once from the environment. */
+/** Settings of the embedded service (wire contract §0), read once from the environment. */
 export interface ServiceConfig {
   host: string;
   port: number;

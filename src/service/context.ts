@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Flow } from '@/shared/flow';
 import type { ServiceConfig } from './config';
 import type { Db } from './db';
-import type { FlowPlan } from './flow-plan';
+import type { FlowPlan } from '@/shared/flow-plan';
 import type { MediaStore } from './media-store';
 import type { OutboundPolicy } from './outbound-url';
 import type { Outbox } from './outbox';

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@/shared/error-codes';
 
-/** Default messages of the send-input error codes (spec 7.2), used when a check gives none. */
+/** Default messages of the send-input error codes (service spec 7.2), used when a check gives none. */
 export const errorMessages: Record<ErrorCode, string> = {
   'media.notFound': 'No uploaded file has the file name given in the descriptor.',
   'documentPhoto.badText': 'Document field validation failed.',

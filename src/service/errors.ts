@@ -3,7 +3,7 @@ import { serviceErrorSchema, type ServiceErrorBody } from '@/shared/contract/ser
 
 export type ErrorType = 'IntegrationError' | 'ValidationError' | 'SystemError';
 
-/** A request-level failure; the one error handler turns it into the contract's body. */
+/** A request-level failure; the one error handler turns it into the wire contract's body (§1, §4). */
 export class ServiceError extends Error {
   constructor(
     readonly statusCode: number,
@@ -27,7 +27,7 @@ export const unsupportedFormat = (message: string) =>
 export const unprocessable = (message: string) =>
   new ServiceError(422, { code: 422, type: 'ValidationError', name: 'invalid_request', message });
 
-/** Fastify's and the multipart plugin's own errors, mapped to the contract's bodies. */
+/** Fastify's and the multipart plugin's own errors, mapped to the wire contract's bodies (§1). */
 function fromFastifyError(error: FastifyError): ServiceError {
   switch (error.code) {
     case 'FST_REQ_FILE_TOO_LARGE':

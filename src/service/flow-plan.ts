@@ -1,79 +1,7 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
-import { documentSides, type Sides } from '@/shared/document-sides';
-import type { CustomDocument, DocumentStep, Flow, Merit } from '@/shared/flow';
-import type { FlowInput } from '@/shared/contract/service-api';
 import type { InputDescriptor } from '@/shared/contract/send-input';
+import { docBase, documentSlotKey, sidesOf, type FlowPlan, type Slot } from '@/shared/flow-plan';
 import { integrationError } from './errors';
-
-type MeritOf<T extends Merit['type']> = Extract<Merit, { type: T }>;
-
-/** One document of the flow with its group number (spec 4.1 rule 3: numbered across both merits). */
-export type PlannedDocument =
-  | { group: number; kind: 'document'; step: DocumentStep }
-  | { group: number; kind: 'custom'; doc: CustomDocument };
-
-/** The inputs a flow asks for, in flow order. */
-export interface FlowPlan {
-  flow: Flow;
-  documents: PlannedDocument[];
-  biometric: 'selfie-photo' | 'selfie-video' | null;
-  customFields: MeritOf<'custom-fields'> | null;
-  bank: MeritOf<'bank-account-data'> | null;
-  /** Position of the biometric input: after every document-verification document. */
-  biometricPosition: number;
-  customFieldsPosition: number;
-  bankPosition: number;
-}
-
-/**
- * A place for one input in the flow: both sides of a document are two slots, a retake of a slot
- * replaces what the slot held. `position` orders the slots as the flow does.
- */
-export interface Slot {
-  key: string;
-  position: number;
-  group?: number;
-}
-
-export function planFlow(flow: Flow): FlowPlan {
-  const documents: PlannedDocument[] = [];
-  let biometric: FlowPlan['biometric'] = null;
-  let customFields: FlowPlan['customFields'] = null;
-  let bank: FlowPlan['bank'] = null;
-  for (const merit of flow.merits) {
-    if (merit.type === 'document-verification') {
-      for (const step of merit.documents) documents.push({ group: documents.length, kind: 'document', step });
-    } else if (merit.type === 'biometric-verification') biometric = merit.input;
-    else if (merit.type === 'custom-document') {
-      for (const doc of merit.documents) documents.push({ group: documents.length, kind: 'custom', doc });
-    } else if (merit.type === 'custom-fields') customFields = merit;
-    else bank = merit;
-  }
-  const firstCustom = documents.findIndex((d) => d.kind === 'custom');
-  const verificationDocs = firstCustom < 0 ? documents.length : firstCustom;
-  // Two positions per document (front or multi, back), the biometric input between the merits.
-  const docPosition = (group: number) => group * 2 + (group >= verificationDocs ? 1 : 0);
-  const end = docPosition(documents.length);
-  return {
-    flow,
-    documents,
-    biometric,
-    customFields,
-    bank,
-    biometricPosition: verificationDocs * 2,
-    customFieldsPosition: end,
-    bankPosition: end + 1,
-  };
-}
-
-const docBase = (plan: FlowPlan, group: number) =>
-  group * 2 + (plan.documents[group]?.kind === 'custom' ? 1 : 0);
-
-export const documentSlotKey = (group: number, side: 'front' | 'back') => `document:${group}:${side}`;
-
-export function sidesOf(type: string, country: string): Sides {
-  return documentSides(type as Parameters<typeof documentSides>[0], country);
-}
 
 /**
  * Places a descriptor in the flow or refuses the request (IntegrationError): a group that names
@@ -161,19 +89,4 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
       return { key: 'bank-statement', position: plan.bankPosition };
     }
   }
-}
-
-/** What the verification-creation answer lists as the flow's inputs (contract 3). */
-export function plannedInputs(plan: FlowPlan): FlowInput[] {
-  const inputs: FlowInput[] = [];
-  for (const d of plan.documents.filter((x) => x.kind === 'document')) {
-    inputs.push({ id: 'document-photo', group: d.group, status: 0 });
-  }
-  if (plan.biometric) inputs.push({ id: plan.biometric, status: 0 });
-  for (const d of plan.documents.filter((x) => x.kind === 'custom')) {
-    inputs.push({ id: 'custom-document-photo', group: d.group, status: 0 });
-  }
-  if (plan.customFields) inputs.push({ id: 'custom-fields', status: 0 });
-  if (plan.bank) inputs.push({ id: 'financial-information-bank-statement-parsing-request', status: 0 });
-  return inputs;
 }

@@ -7,7 +7,7 @@ import {
   type ServiceContext,
   type VerificationRow,
 } from './context';
-import { sidesOf, type FlowPlan } from './flow-plan';
+import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import { Timers } from './timers';
 import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
 
@@ -83,7 +83,7 @@ export class Lifecycle {
     return getVerification(this.ctx, id)!;
   }
 
-  /** Webhook event for a verification (contract 7); call inside the transaction of the change. */
+  /** Webhook event for a verification (wire contract §7); call inside the transaction of the change. */
   event(v: VerificationRow, eventName: string, extra: Record<string, unknown> = {}) {
     const url = this.ctx.config.webhookUrl;
     if (!url) return;
@@ -112,21 +112,16 @@ export class Lifecycle {
       if (c === 'incomplete' || state === 'complete') state = c;
     };
     for (const planned of plan.documents) {
-      const front = accepted.get(`document:${planned.group}:front`);
+      const front = accepted.get(documentSlotKey(planned.group, 'front'));
       if (!front) {
         need('incomplete');
         continue;
       }
-      if (accepted.has(`document:${planned.group}:back`)) continue;
-      const data = (
-        JSON.parse(front.descriptor) as { data: { type: string; country?: string; page: string } }
-      ).data;
-      const sides =
-        planned.kind === 'document'
-          ? sidesOf(data.type, data.country ?? '')
-          : planned.doc.sides === 'two' && data.page !== 'multi'
-            ? 'two'
-            : 'one';
+      if (accepted.has(documentSlotKey(planned.group, 'back'))) continue;
+      const sides = backOf(
+        planned,
+        (JSON.parse(front.descriptor) as { data: { type: string; country?: string; page: string } }).data,
+      );
       if (sides === 'two' && v.skip_wait !== 1) need('incomplete');
       if (sides === 'one-or-two' && !waitOver) need('waiting');
     }
@@ -142,9 +137,9 @@ export class Lifecycle {
     return plan.documents.some((planned) => {
       if (planned.kind !== 'document') return false;
       const front = inputs.find(
-        (i) => i.slot === `document:${planned.group}:front` && i.status === 'accepted',
+        (i) => i.slot === documentSlotKey(planned.group, 'front') && i.status === 'accepted',
       );
-      if (!front || accepted.has(`document:${planned.group}:back`)) return false;
+      if (!front || accepted.has(documentSlotKey(planned.group, 'back'))) return false;
       const data = (JSON.parse(front.descriptor) as { data: { type: string; country: string } }).data;
       return sidesOf(data.type, data.country) === 'one-or-two';
     });

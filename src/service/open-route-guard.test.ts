@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowRequest } from '../../e2e/fixtures/slow-client';
-import { startService, type RunningService } from './test-helpers';
+import { startService, type RunningService } from './testing/harness';
 
 let svc: RunningService;
 beforeAll(async () => {

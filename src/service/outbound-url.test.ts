@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundPolicy, redactUrl } from './outbound-url';
-import { startReceiver, startService, type RunningService } from './test-helpers';
+import { startReceiver, startService, type RunningService } from './testing/harness';
 
 describe('OutboundPolicy', () => {
   const policy = new OutboundPolicy([]);

@@ -9,7 +9,7 @@ import {
   tempDataDir,
   waitFor,
   type RunningService,
-} from './test-helpers';
+} from './testing/harness';
 
 const secret = 'test-webhook-secret';
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '@/shared/error-codes';
 import { loadFlows } from './flows';
-import { planFlow } from './flow-plan';
-import { createVerification, sendInput, startService, type RunningService } from './test-helpers';
+import { planFlow } from '@/shared/flow-plan';
+import { createVerification, sendInput, startService, type RunningService } from './testing/harness';
 import { loadSamples, sample, type SampleEntry } from '../../e2e/fixtures/samples';
 import type { UploadPart } from '../../e2e/fixtures/send-input-form';
 
-// Every error code of spec 7.2 through the real API: the committed samples (their manifest says
+// Every error code of service spec 7.2 through the real API: the committed samples (their manifest says
 // which code each gets in which context), plus the codes that come from the request's structure.
 
 let svc: RunningService;

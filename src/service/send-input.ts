@@ -17,7 +17,8 @@ import type { CheckOutcome, InputFacts } from './checks/types';
 import { getInputs, getVerificationByIdentity, type ServiceContext, type VerificationRow } from './context';
 import { errorMessages } from './error-messages';
 import { integrationError, notFound, ServiceError } from './errors';
-import { documentSlotKey, slotOf, type FlowPlan, type Slot } from './flow-plan';
+import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
+import { slotOf } from './flow-plan';
 import type { Lifecycle } from './lifecycle';
 import { discardFiles, receiveForm, type UploadedFile } from './uploads';
 
@@ -146,7 +147,7 @@ async function runCheck(
 }
 
 /**
- * POST /v2/identities/{identity}/send-input (spec 4.1, contract 4). Request-level problems throw
+ * POST /v2/identities/{identity}/send-input (service spec 4.1, wire contract §4). Request-level problems throw
  * (and nothing of the request is kept); otherwise one result per descriptor, in order.
  */
 export async function sendInput(

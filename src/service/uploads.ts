@@ -100,7 +100,7 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
         continue;
       }
       if (!isFileField(part.fieldname)) {
-        // A file no descriptor can name is discarded (contract 4).
+        // A file no descriptor can name is discarded (wire contract §4).
         await pipeline(part.file, discard());
         continue;
       }

@@ -8,7 +8,7 @@ import type {
 } from '@/shared/contract/verification';
 import type { InputFacts, Person } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
-import { plannedInputs, sidesOf, type FlowPlan } from './flow-plan';
+import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 
 type StepStatus = 0 | 100 | 200;
 export interface StepResult {
@@ -262,9 +262,9 @@ export function buildResult(
 
   const documents: DocumentResult[] = [];
   for (const planned of plan.documents) {
-    const front = accepted.get(`document:${planned.group}:front`);
+    const front = accepted.get(documentSlotKey(planned.group, 'front'));
     if (!front) continue;
-    const back = accepted.get(`document:${planned.group}:back`);
+    const back = accepted.get(documentSlotKey(planned.group, 'back'));
     const media = [front.media_id, back?.media_id].filter((m): m is string => !!m);
     const data = descriptorOf(front).data;
     if (planned.kind === 'custom') {
@@ -314,8 +314,8 @@ export function buildResult(
   );
   const missingBack = plan.documents.some(
     (d) =>
-      accepted.has(`document:${d.group}:front`) &&
-      !accepted.has(`document:${d.group}:back`) &&
+      accepted.has(documentSlotKey(d.group, 'front')) &&
+      !accepted.has(documentSlotKey(d.group, 'back')) &&
       needsBack(d, accepted),
   );
   const finalStatus = allErrors.some((c) => rejectingCodes.has(c))
@@ -340,14 +340,12 @@ export function buildResult(
 
 /** A two-sided document started without its back (after a skip) is reviewed by a person. */
 function needsBack(planned: FlowPlan['documents'][number], accepted: Map<string, InputRow>) {
-  if (planned.kind === 'custom')
-    return planned.doc.sides === 'two' && !isMulti(accepted.get(`document:${planned.group}:front`));
-  const front = accepted.get(`document:${planned.group}:front`);
+  const front = accepted.get(documentSlotKey(planned.group, 'front'));
   if (!front) return false;
-  const data = descriptorOf(front).data;
-  return sidesOf(String(data.type), String(data.country)) === 'two';
+  return (
+    backOf(planned, descriptorOf(front).data as { type: string; country?: string; page?: string }) === 'two'
+  );
 }
-const isMulti = (row: InputRow | undefined) => !!row && descriptorOf(row).data.page === 'multi';
 
 /** Keys of every step in the order processing completes them. */
 export function stepKeys(result: ProcessingResult): string[] {
@@ -402,9 +400,9 @@ export function verificationView(
   if (!result) {
     // Not started: the steps to come, and the documents received so far.
     const documents = plan.documents.flatMap((d) => {
-      const front = accepted.get(`document:${d.group}:front`);
+      const front = accepted.get(documentSlotKey(d.group, 'front'));
       if (!front) return [];
-      const back = accepted.get(`document:${d.group}:back`);
+      const back = accepted.get(documentSlotKey(d.group, 'back'));
       const data = descriptorOf(front).data;
       return [
         {
@@ -476,8 +474,8 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
   };
   const planned = plannedInputs(plan).map((input): FlowInput => {
     if (input.group !== undefined) {
-      const front = bySlot.get(`document:${input.group}:front`);
-      const back = bySlot.get(`document:${input.group}:back`);
+      const front = bySlot.get(documentSlotKey(input.group, 'front'));
+      const back = bySlot.get(documentSlotKey(input.group, 'back'));
       const failed = front?.status === 'failed' || back?.status === 'failed';
       return { ...input, status: failed ? 100 : front?.status === 'accepted' ? 200 : 0 };
     }

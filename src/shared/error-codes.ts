@@ -1,4 +1,4 @@
-/** Every send-input error code of spec 7.2, with the input family it belongs to. */
+/** Every send-input error code of service spec 7.2, with the input family it belongs to. */
 export const errorCodes = [
   'media.notFound',
   'documentPhoto.badText',
@@ -44,7 +44,7 @@ export type ErrorCode = (typeof errorCodes)[number];
 export const isErrorCode = (value: string): value is ErrorCode =>
   (errorCodes as readonly string[]).includes(value);
 
-/** Errors that are the service's fault, not the person's (spec 7.1). */
+/** Errors that are the service's fault, not the person's (service spec 7.1). */
 export const systemErrorCodes: readonly ErrorCode[] = [
   'documentPhoto.unexpectedData',
   'voiceVideo.conversionFailed',
@@ -54,7 +54,7 @@ export const errorTypeOf = (code: ErrorCode) =>
 
 /**
  * Codes that need a trained model; the embedded service reads them from a sample file's
- * scenario marker (contract 4). The others are measured from the bytes.
+ * scenario marker (wire contract §4). The others are measured from the bytes.
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
   'documentPhoto.badText',
@@ -83,6 +83,6 @@ export const markerOnlyCodes: readonly ErrorCode[] = [
   'selfiePhoto.validationError',
 ];
 
-/** Text in a sample file's metadata that carries a scenario or a person (contract 4, ext). */
+/** Text in a sample file's metadata that carries a scenario or a person (wire contract §4, ext). */
 export const SCENARIO_MARKER = 'idv-scenario=';
 export const PERSON_MARKER = 'idv-person=';

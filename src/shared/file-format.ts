@@ -26,7 +26,7 @@ export const extensionOf: Record<FileFormat, string> = {
   mkv: 'mkv',
 };
 
-/** The form field of a send-input file → formats accepted there (spec 8). */
+/** The form field of a send-input file → formats accepted there (service spec 8). */
 export const allowedFormats = {
   document: imageFormats,
   selfie: imageFormats,

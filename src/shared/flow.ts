@@ -63,7 +63,7 @@ export const meritSchema = z.discriminatedUnion('type', [
 export type Merit = z.infer<typeof meritSchema>;
 export type MeritType = Merit['type'];
 
-/** The fixed order of merits in every flow (spec 4.1 rule 2, contract 2). */
+/** The fixed order of merits in every flow (service spec 4.1 rule 2, wire contract §2). */
 export const meritOrder: readonly MeritType[] = [
   'document-verification',
   'biometric-verification',

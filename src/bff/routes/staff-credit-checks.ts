@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { CreditCheckRecord } from '@/shared/contract/bff-api';
+import { z } from 'zod';
+import { creditCheckRecordSchema, type CreditCheckRecord } from '@/shared/contract/bff-api';
 import {
   arCreditCheckFormSchema,
   brCreditCheckFormSchema,
@@ -35,15 +36,24 @@ export function staffCreditCheckRoutes(
     return stored;
   };
 
-  app.post('/api/staff/credit-checks/ar', async (request, reply) => {
-    const form = arCreditCheckFormSchema.parse(request.body);
-    return reply.code(201).send(await start('ar', form, request.id));
-  });
+  const created = { 201: creditCheckRecordSchema };
+  app.post(
+    '/api/staff/credit-checks/ar',
+    { schema: { body: arCreditCheckFormSchema, response: created } },
+    async (request, reply) =>
+      reply.code(201).send(await start('ar', request.body as Record<string, unknown>, request.id)),
+  );
 
-  app.post('/api/staff/credit-checks/br', async (request, reply) => {
-    const form = brCreditCheckFormSchema.parse(request.body);
-    return reply.code(201).send(await start('br', form, request.id));
-  });
+  app.post(
+    '/api/staff/credit-checks/br',
+    { schema: { body: brCreditCheckFormSchema, response: created } },
+    async (request, reply) =>
+      reply.code(201).send(await start('br', request.body as Record<string, unknown>, request.id)),
+  );
 
-  app.get('/api/staff/credit-checks', async () => store.listCreditChecks());
+  app.get(
+    '/api/staff/credit-checks',
+    { schema: { response: { 200: z.array(creditCheckRecordSchema) } } },
+    async () => store.listCreditChecks(),
+  );
 }

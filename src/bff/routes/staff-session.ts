@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { staffLoginSchema } from '@/shared/contract/bff-api';
+import { staffLoginSchema, staffSessionSchema } from '@/shared/contract/bff-api';
 import type { BffDeps } from '../deps';
 import { authError, BffHttpError } from '../errors';
 import { signedCookie, STAFF_COOKIE, STAFF_SESSION_MS } from '../lib/sessions';
@@ -23,7 +23,8 @@ export async function requireStaff(request: FastifyRequest, { store }: Pick<BffD
 export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
   const { store, config, loginLimiter } = deps;
 
-  app.post('/api/staff/login', async (request, reply) => {
+  const answers = { response: { 200: staffSessionSchema } };
+  app.post('/api/staff/login', { schema: { body: staffLoginSchema, ...answers } }, async (request, reply) => {
     if (!loginLimiter.attempt(request.ip)) {
       throw new BffHttpError(429, {
         code: 'staff.tooManyAttempts',
@@ -31,7 +32,7 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
         message: 'Too many sign-in attempts; wait a minute.',
       });
     }
-    const { password } = staffLoginSchema.parse(request.body);
+    const { password } = request.body as { password: string };
     if (!passwordMatches(password, config.staffPassword))
       throw authError('Wrong password.', 'staff.badPassword');
     loginLimiter.succeeded(request.ip);
@@ -49,14 +50,18 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
     return { authenticated: true, expiresAt: expiresAt.toISOString() };
   });
 
-  app.post('/api/staff/logout', async (request, reply) => {
-    const id = signedCookie(request, STAFF_COOKIE);
-    if (id) await store.deleteStaffSession(id);
-    void reply.clearCookie(STAFF_COOKIE, { path: '/' });
-    return reply.code(204).send();
-  });
+  app.post(
+    '/api/staff/logout',
+    { schema: { response: { 204: { contentType: 'none' } } } },
+    async (request, reply) => {
+      const id = signedCookie(request, STAFF_COOKIE);
+      if (id) await store.deleteStaffSession(id);
+      void reply.clearCookie(STAFF_COOKIE, { path: '/' });
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/api/staff/me', async (request) => {
+  app.get('/api/staff/me', { schema: answers }, async (request) => {
     const { expiresAt } = await requireStaff(request, deps);
     return { authenticated: true, expiresAt: expiresAt.toISOString() };
   });

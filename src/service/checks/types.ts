@@ -12,7 +12,7 @@ export interface StoredFile {
   format: FileFormat;
 }
 
-/** The person a sample document shows, read from its `idv-person=` marker (contract 4, ext). */
+/** The person a sample document shows, read from its `idv-person=` marker (wire contract §4, ext). */
 export interface Person {
   fullName: string;
   firstName?: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditCheckAcceptedSchema, creditCheckResultEventSchema } from '@/shared/contract/credit-check';
-import { startReceiver, startService, waitFor, type RunningService } from '../test-helpers';
+import { startReceiver, startService, waitFor, type RunningService } from '../testing/harness';
 
 let svc: RunningService;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -12,7 +12,7 @@ import { newId } from '../lifecycle';
 
 const notJson = Symbol('not JSON');
 
-/** Credit checks (spec 4.3, 4.4, contract 8): accepted at once, the result is delivered to callbackUrl. */
+/** Credit checks (service spec 4.3, 4.4, wire contract §8): accepted at once, the result is delivered to callbackUrl. */
 export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   // A body that is not JSON is an invalid request like any other here: 422, not a parser's 400.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '@/shared/error-codes';
 import { flowSchema, type Flow } from '@/shared/flow';
 import { loadFlows } from '../flows';
-import { startService, type RunningService } from '../test-helpers';
+import { startService, type RunningService } from '../testing/harness';
 
 let svc: RunningService;
 beforeAll(async () => {

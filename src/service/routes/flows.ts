@@ -7,7 +7,7 @@ import { notFound } from '../errors';
 
 const flowParams = z.object({ flowId: z.string() });
 
-/** The demo flows, the service's "dashboard" (contract 2, ext: the hosted API has no such route). */
+/** The demo flows, the service's "dashboard" (wire contract §2, ext: the hosted API has no such route). */
 export async function flowRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   app.get('/v2/flows', { schema: { response: { 200: flowListSchema } } }, async () =>
     [...ctx.flows.values()].map((f) => ({ id: f.id, name: f.name })),

@@ -9,7 +9,7 @@ import {
   startService,
   waitForStatus,
   type RunningService,
-} from '../test-helpers';
+} from '../testing/harness';
 
 let svc: RunningService;
 let jpeg: Buffer;

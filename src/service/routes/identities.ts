@@ -15,10 +15,10 @@ export async function identityRoutes(
 ) {
   const { ctx, lifecycle } = opts;
 
-  // Any other content type reaches the handler unread, to be refused as "not multipart" (contract 4).
+  // Any other content type reaches the handler unread, to be refused as "not multipart" (wire contract §4).
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // The older creation form (contract 3), which existing client libraries use.
+  // The older creation form (wire contract §3), which existing client libraries use.
   app.post(
     '/v2/identities',
     { schema: { body: creationBody, response: { 200: createdIdentitySchema } } },

@@ -4,7 +4,7 @@ import { mimeOf, type FileFormat } from '@/shared/file-format';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 
-/** GET /media/{mediaId}: a stored input file (spec 4.6), bearer-protected like everything else. */
+/** GET /media/{mediaId}: a stored input file (service spec 4.6), bearer-protected like everything else. */
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   app.get<{ Params: { mediaId: string } }>(
     '/media/:mediaId',

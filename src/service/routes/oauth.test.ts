@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, getToken, startService, type RunningService } from '../test-helpers';
+import { basicAuth, getToken, startService, type RunningService } from '../testing/harness';
 
 let svc: RunningService;
 beforeAll(async () => {

@@ -35,7 +35,7 @@ class FailedAttempts {
   }
 }
 
-/** POST /oauth: client credentials → access token (contract 1). */
+/** POST /oauth: client credentials → access token (wire contract §1). */
 export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   const attempts = new FailedAttempts(ctx.config.oauthFailuresPerMinute);
   app.addContentTypeParser(

@@ -12,7 +12,7 @@ import {
   waitForStatus,
   withJpegComment,
   type RunningService,
-} from '../test-helpers';
+} from '../testing/harness';
 
 const personMarker = (p: Person) => `${PERSON_MARKER}${Buffer.from(JSON.stringify(p)).toString('base64url')}`;
 

@@ -32,6 +32,8 @@ export const verificationStatusSchema = z.object({
 export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
 
 export const staffLoginSchema = z.object({ password: z.string().min(1).max(200) });
+/** POST /api/staff/login and GET /api/staff/me answers. */
+export const staffSessionSchema = z.object({ authenticated: z.literal(true), expiresAt: z.string() });
 
 export const verificationSummarySchema = z.object({
   id: z.string(),

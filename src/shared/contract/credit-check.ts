@@ -40,7 +40,7 @@ export const dniSchema = z.string().regex(/^\d{1,2}\.?\d{3}\.?\d{3}$/, 'a DNI of
 export const fullNameSchema = z.string().trim().min(3).max(120);
 
 type ArForms = { cuit?: string; dni?: string; fullName?: string };
-/** Argentina: either cuit, or dni with fullName; never both (contract 8). */
+/** Argentina: either cuit, or dni with fullName; never both (wire contract §8). */
 function checkArForms(body: ArForms, ctx: z.RefinementCtx) {
   const formA = body.cuit !== undefined;
   const formB = body.dni !== undefined || body.fullName !== undefined;

@@ -29,7 +29,7 @@ export const documentPhotoDescriptor = z.object({
 
 export const selfiePhotoDescriptor = z.object({
   inputType: z.literal('selfie-photo'),
-  // Lenient (contract 4): older clients omit data.type.
+  // Lenient (wire contract §4): older clients omit data.type.
   data: z.object({ type: z.literal('selfie-photo').optional(), filename: uploadFilename }),
 });
 
@@ -75,7 +75,7 @@ export const bankStatementDescriptor = z.object({
   }),
 });
 
-/** A group on a descriptor that carries none is ignored (contract 4): zod strips unknown keys. */
+/** A group on a descriptor that carries none is ignored (wire contract §4): zod strips unknown keys. */
 export const inputDescriptorSchema = z.discriminatedUnion('inputType', [
   documentPhotoDescriptor,
   selfiePhotoDescriptor,
@@ -89,7 +89,7 @@ export type InputType = InputDescriptor['inputType'];
 
 export const inputsFieldSchema = z.array(inputDescriptorSchema).min(1).max(32);
 
-/** The multipart file field each input type's file travels in (spec 2.2). */
+/** The multipart file field each input type's file travels in (service spec 2.2). */
 export const fileFieldOf = {
   'document-photo': 'document',
   'selfie-photo': 'selfie',
@@ -105,7 +105,7 @@ export const inputErrorSchema = z.object({
   message: z.string(),
 });
 
-/** One entry of send-input's 201 answer, in descriptor order (contract 4). */
+/** One entry of send-input's 201 answer, in descriptor order (wire contract §4). */
 export const inputResultSchema = z.union([
   z.object({ result: z.literal(true), data: z.unknown() }),
   z.object({ result: z.literal(false), data: z.unknown(), error: inputErrorSchema }),
@@ -113,7 +113,7 @@ export const inputResultSchema = z.union([
 export type InputResult = z.infer<typeof inputResultSchema>;
 export const sendInputResponseSchema = z.array(inputResultSchema);
 
-/** Request-level error body of the service (contract 4) and the BFF's envelope. */
+/** Request-level error body of the service (wire contract §4) and the BFF's envelope. */
 export const requestErrorSchema = z.object({
   code: z.union([z.string(), z.number()]),
   type: z.enum(['IntegrationError', 'ValidationError', 'SystemError', 'AuthError']).optional(),

@@ -1,4 +1,11 @@
-import type { CustomDocument, CustomFieldDefinition, DocumentStep, Flow } from '@/shared/flow';
+import {
+  meritOrder,
+  type CustomDocument,
+  type CustomFieldDefinition,
+  type DocumentStep,
+  type Flow,
+} from '@/shared/flow';
+import { planFlow } from '@/shared/flow-plan';
 
 /** One screen of the wizard that captures something, built from the flow (flow order). */
 export type WizardStep =
@@ -13,56 +20,39 @@ export type WizardStep =
       institutions: { institutionId: string; name: string }[];
     };
 
-const meritRank = {
-  'document-verification': 0,
-  'biometric-verification': 1,
-  'custom-document': 2,
-  'custom-fields': 3,
-  'bank-account-data': 4,
-} as const;
-
 /**
- * The flow's merits in the fixed order, one step per document. Groups follow the flow position:
- * the first document is 0 and custom documents continue the numbering (spec 2.3).
+ * The flow's merits in the fixed order, one step per document, with the groups of the shared
+ * flow plan (the same numbering the service checks descriptors against).
  */
 export function buildSteps(flow: Pick<Flow, 'merits'>): WizardStep[] {
-  const merits = [...flow.merits].sort((a, b) => meritRank[a.type] - meritRank[b.type]);
+  const merits = [...flow.merits].sort((a, b) => meritOrder.indexOf(a.type) - meritOrder.indexOf(b.type));
+  const plan = planFlow({ merits });
   const steps: WizardStep[] = [];
-  let group = 0;
-  for (const merit of merits) {
-    switch (merit.type) {
-      case 'document-verification':
-        for (const document of merit.documents) {
-          steps.push({ kind: 'document', key: `document-${group}`, group, document });
-          group++;
-        }
-        break;
-      case 'biometric-verification':
-        steps.push({ kind: 'biometric', key: 'biometric', input: merit.input });
-        break;
-      case 'custom-document':
-        for (const document of merit.documents) {
-          steps.push({ kind: 'custom-document', key: `custom-document-${group}`, group, document });
-          group++;
-        }
-        break;
-      case 'custom-fields':
-        steps.push({
-          kind: 'custom-fields',
-          key: 'custom-fields',
-          country: merit.country,
-          fields: merit.fields,
-        });
-        break;
-      case 'bank-account-data':
-        steps.push({
-          kind: 'bank',
-          key: 'bank',
-          countries: merit.countries,
-          institutions: merit.institutions,
-        });
-        break;
-    }
+  for (const planned of plan.documents.filter((d) => d.kind === 'document')) {
+    steps.push({
+      kind: 'document',
+      key: `document-${planned.group}`,
+      group: planned.group,
+      document: planned.step,
+    });
+  }
+  if (plan.biometric) steps.push({ kind: 'biometric', key: 'biometric', input: plan.biometric });
+  for (const planned of plan.documents) {
+    if (planned.kind !== 'custom') continue;
+    steps.push({
+      kind: 'custom-document',
+      key: `custom-document-${planned.group}`,
+      group: planned.group,
+      document: planned.doc,
+    });
+  }
+  if (plan.customFields) {
+    const { country, fields } = plan.customFields;
+    steps.push({ kind: 'custom-fields', key: 'custom-fields', country, fields });
+  }
+  if (plan.bank) {
+    const { countries, institutions } = plan.bank;
+    steps.push({ kind: 'bank', key: 'bank', countries, institutions });
   }
   return steps;
 }

@@ -6,11 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { noisePhoto } from '../../e2e/fixtures/noise-photo';
-import { sendInputForm, type UploadPart } from '../../e2e/fixtures/send-input-form';
-import { buildServiceApp } from './app';
-import { loadConfig, type ServiceConfig } from './config';
-import { signBody } from './outbox';
+import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
+import { sendInputForm, type UploadPart } from '../../../e2e/fixtures/send-input-form';
+import { buildServiceApp } from '../app';
+import { loadConfig, type ServiceConfig } from '../config';
+import { signBody } from '../outbox';
 
 export interface RunningService {
   url: string;
