@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MediaStore } from './media-store';
-import { createVerification, noiseImage, sendInput, startService, tempDataDir } from './test-helpers';
+import { createVerification, noiseImage, sendInput, startService, tempDataDir } from './testing/harness';
 
 const mediaFiles = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'media')).sort();
 const mediaRows = (dataDir: string) => {
