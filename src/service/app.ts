@@ -25,6 +25,7 @@ import { identityRoutes } from './routes/identities';
 import { mediaRoutes } from './routes/media';
 import { oauthRoutes } from './routes/oauth';
 import { verificationRoutes } from './routes/verifications';
+import { webhookRoutes } from './routes/webhooks';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -118,6 +119,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     secured.addHook('onRequest', async (request) => requireBearer(config, request));
     // Routes the hosted API lacks are ours; SERVICE_EXTENSIONS=off leaves only the documented ones.
     if (config.extensions) await secured.register(flowRoutes, { ctx });
+    if (config.extensions) await secured.register(webhookRoutes, { ctx });
     await secured.register(verificationRoutes, { ctx, lifecycle });
     await secured.register(identityRoutes, { ctx, lifecycle });
     await secured.register(mediaRoutes, { ctx });
