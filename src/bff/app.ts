@@ -14,6 +14,7 @@ import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { Reconciler } from './lib/reconcile';
 import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
@@ -159,10 +160,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       'request',
     );
   });
+  const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
   app.addHook('onReady', async () => {
     await sync.resume();
+    reconciler.start();
   });
   app.addHook('onClose', async () => {
+    await reconciler.stop();
     await sync.idle();
     await upstream.close();
     await store.close();

@@ -39,6 +39,8 @@ export interface BffConfig {
   headersTimeoutMs: number;
   /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
   sendInputTimeoutMs: number;
+  /** Period of the reconciliation of unfinished verifications (0: never, not even at start). */
+  reconcileMs: number;
   /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
   flowsDir: string;
   /** Last path segment of the service's credit-check routes. */
@@ -126,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     sendInputTimeoutMs: number('SEND_INPUT_TIMEOUT_MS', env.SEND_INPUT_TIMEOUT_MS, 120_000),
+    reconcileMs: number('RECONCILE_SECONDS', env.RECONCILE_SECONDS, 300) * 1000,
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
