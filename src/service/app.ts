@@ -19,6 +19,7 @@ import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
+import { RetentionSweep } from './retention';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { identityRoutes } from './routes/identities';
@@ -138,12 +139,15 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     if (closing) void reply.header('connection', 'close');
   });
 
+  const retention = new RetentionSweep(ctx, lifecycle);
   app.addHook('onReady', async () => {
+    retention.start();
     if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     outbox.resume();
     lifecycle.resume();
   });
   app.addHook('onClose', async () => {
+    await retention.stop();
     lifecycle.close();
     outbox.close();
     await outbound.close().catch(() => undefined);
