@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 const servicePort = port + 1;
+// `E2E_DATABASE_URL`: the product on PostgreSQL (BFF store and service outbox) instead of SQLite.
+const databaseUrl = process.env.E2E_DATABASE_URL;
 
 export const chromiumArgs = [
   '--no-sandbox',
@@ -25,7 +27,7 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? 'test-results/playwright.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
@@ -53,6 +55,7 @@ export default defineConfig({
       // documented routes, as the BFF must work against the hosted service.
       SERVICE_EXTENSIONS: 'off',
       LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   },
 });

@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const results = 'test-results';
 mkdirSync(results, { recursive: true });
-for (const file of ['vitest.json', 'playwright.json']) rmSync(`${results}/${file}`, { force: true });
+for (const file of ['vitest.json', 'playwright.json', 'playwright-pg.json'])
+  rmSync(`${results}/${file}`, { force: true });
 
 let passed = 0;
 let failed = 0;
@@ -18,9 +19,9 @@ const firstLine = (text) =>
     .trim()
     .split('\n')[0]
     .slice(0, 300);
-const run = (name, command, args) => {
+const run = (name, command, args, env = {}) => {
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
-  const { status } = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   return status === 0;
 };
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
@@ -66,25 +67,62 @@ if (vitest) {
   if (!unitOk && vitest.numFailedTests === 0) failed++; // a suite that failed to load
 } else if (!unitOk) failed++;
 
-const e2eOk = run('end to end (playwright)', 'npx', ['playwright', 'test']);
-const playwright = readJson(`${results}/playwright.json`);
-if (playwright) {
-  passed += playwright.stats.expected + playwright.stats.flaky;
-  failed += playwright.stats.unexpected;
-  const walk = (suite, titles) => {
-    for (const spec of suite.specs ?? [])
-      for (const test of spec.tests ?? [])
-        if (test.status === 'unexpected' || test.status === 'flaky') {
-          const error = test.results?.find((r) => r.error)?.error?.message;
-          failures.push(
-            `playwright ${test.status} ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
-          );
-        }
-    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
-  };
-  for (const suite of playwright.suites ?? []) walk(suite, []);
-  if (!e2eOk && playwright.stats.unexpected === 0) failed++;
-} else if (!e2eOk) failed++;
+const countPlaywright = (ok, file, label) => {
+  const playwright = readJson(file);
+  if (playwright) {
+    passed += playwright.stats.expected + playwright.stats.flaky;
+    failed += playwright.stats.unexpected;
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests ?? [])
+          if (test.status === 'unexpected' || test.status === 'flaky') {
+            const error = test.results?.find((r) => r.error)?.error?.message;
+            failures.push(
+              `${label} ${test.status} ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
+            );
+          }
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+    };
+    for (const suite of playwright.suites ?? []) walk(suite, []);
+    if (!ok && playwright.stats.unexpected === 0) failed++;
+  } else if (!ok) failed++;
+};
+
+countPlaywright(
+  run('end to end (playwright)', 'npx', ['playwright', 'test']),
+  `${results}/playwright.json`,
+  'playwright',
+);
+
+// One end-to-end run of the product on PostgreSQL (BFF store, staff events, service outbox), in a
+// schema of its own on TEST_DATABASE_URL, on other ports than the run above.
+const databaseBase = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const e2eSchema = `idv_e2e_${Date.now().toString(36)}_${process.pid}`;
+const e2eDatabase = new URL(databaseBase);
+e2eDatabase.searchParams.set('options', `-c search_path=${e2eSchema}`);
+countPlaywright(
+  run(
+    'end to end on PostgreSQL (playwright)',
+    'npx',
+    ['playwright', 'test', 'e2e/wizard-happy.spec.ts', 'e2e/console-verifications.spec.ts'],
+    {
+      E2E_DATABASE_URL: e2eDatabase.toString(),
+      E2E_JSON: `${results}/playwright-pg.json`,
+      E2E_PORT: String(Number(process.env.E2E_PORT ?? 18080) + 10),
+    },
+  ),
+  `${results}/playwright-pg.json`,
+  'playwright (PostgreSQL)',
+);
+try {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseBase });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(e2eSchema)} CASCADE`);
+  await client.end();
+} catch (error) {
+  console.log(`(the schema ${e2eSchema} was not dropped: ${error.message})`);
+}
 
 if (failures.length)
   console.log(`\nWhat failed (or passed only on a retry):\n${failures.map((f) => `  - ${f}`).join('\n')}`);

@@ -29,12 +29,14 @@ import { requireStaff, staffSessionRoutes } from './routes/staff-session';
 import { staffVerificationRoutes } from './routes/staff-verifications';
 import { verificationRoutes } from './routes/verifications';
 import { webhookRoutes } from './routes/webhooks';
+import { PgEventBus } from './store/pg-event-bus';
+import { PgStore } from './store/pg-store';
 import { SqliteStore } from './store/sqlite-store';
 import type { BffStore } from './store/store';
 import { UpstreamClient } from './upstream/upstream-client';
 
 export interface BuildOptions {
-  /** Another store (a PostgreSQL one, say); default DATA_DIR/bff.sqlite. */
+  /** Another store; default PostgreSQL with DATABASE_URL, else DATA_DIR/bff.sqlite. */
   store?: BffStore;
   /** false silences the log (tests). */
   logger?: boolean;
@@ -97,9 +99,15 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     logController: new LogController({ disableRequestLogging: true }),
   });
 
-  const store = options.store ?? SqliteStore.inDataDir(config.dataDir);
+  const store =
+    options.store ??
+    (config.databaseUrl ? await PgStore.open(config.databaseUrl) : SqliteStore.inDataDir(config.dataDir));
   const upstream = options.upstream ?? new UpstreamClient(config);
-  const hub = new EventHub();
+  // On PostgreSQL the staff events go round LISTEN/NOTIFY, so that every instance's consoles get them.
+  const hub = new EventHub(
+    store instanceof PgStore ? new PgEventBus(store.pool, store.connectionString, app.log) : null,
+  );
+  await hub.start();
   const sync = new VerificationSync(store, upstream, hub, app.log);
   const deps: BffDeps = {
     config,
@@ -107,7 +115,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     upstream,
     hub,
     sync,
-    loginLimiter: new LoginLimiter(config.staffLoginMaxPerMinute),
+    loginLimiter: new LoginLimiter(store, config.staffLoginMaxPerMinute),
     flows: loadFlowConfig(config.flowsDir),
     publicUrl: () => {
       if (config.publicUrl) return config.publicUrl;
@@ -169,6 +177,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     await reconciler.stop();
     await sync.idle();
     await upstream.close();
+    await hub.close();
     await store.close();
   });
 

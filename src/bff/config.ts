@@ -16,6 +16,8 @@ export interface BffConfig {
   /** Key of the signed session cookies. */
   sessionSecret: string;
   dataDir: string;
+  /** PostgreSQL (shared by every instance); null = SQLite in dataDir (one instance). */
+  databaseUrl: string | null;
   /** The built SPA; null serves the API only. */
   staticDir: string | null;
   /** This BFF's public base URL, for callback URLs; null = derived from the listening address. */
@@ -112,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A per-start secret only logs everybody out on restart, which is fine in development.
     sessionSecret: env.SESSION_SECRET || randomBytes(32).toString('base64url'),
     dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || null,
     staticDir: env.STATIC_DIR === 'none' ? null : path.resolve(env.STATIC_DIR || 'dist'),
     publicUrl: env.PUBLIC_BFF_URL
       ? env.PUBLIC_BFF_URL.replace(/\/+$/, '')

@@ -19,6 +19,7 @@ import { Lifecycle } from './lifecycle';
 import { MediaStore } from './media-store';
 import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
+import { PgDeliveryQueue } from './pg-outbox';
 import { RetentionSweep } from './retention';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
@@ -72,6 +73,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
+    queue: config.databaseUrl ? new PgDeliveryQueue(db, config.databaseUrl) : undefined,
   });
   const ctx: ServiceContext = {
     config,
@@ -149,7 +151,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   app.addHook('onClose', async () => {
     await retention.stop();
     lifecycle.close();
-    outbox.close();
+    await outbox.close();
     await outbound.close().catch(() => undefined);
     db.close();
   });

@@ -6,6 +6,8 @@ export interface ServiceConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL for the webhook outbox; null = the outbox stays in SQLite with the rest. */
+  databaseUrl: string | null;
   clientId: string;
   clientSecret: string;
   webhookSecret: string;
@@ -84,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     port,
     dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
+    databaseUrl: env.DATABASE_URL || null,
     clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
     clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
     webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,

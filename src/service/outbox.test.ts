@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { verificationEventSchema } from '@/shared/contract/webhooks';
+import { dropSchema, freshSchemaUrl } from '../../e2e/fixtures/test-database';
 import {
   createVerification,
   noiseImage,
@@ -13,8 +17,11 @@ import {
 
 const secret = 'test-webhook-secret';
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
+// The outbox on its default store (SQLite) and on PostgreSQL (DATABASE_URL, a schema of its own).
+const database = freshSchemaUrl('idv_outbox');
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
+  await dropSchema(database.schema);
 });
 
 async function completeGlobalPassport(svc: RunningService, identity: string) {
@@ -42,11 +49,18 @@ async function completeGlobalPassport(svc: RunningService, identity: string) {
   );
 }
 
-describe('verification webhooks', () => {
+describe.each<{ store: string; storeEnv: Record<string, string> }>([
+  { store: 'SQLite', storeEnv: {} },
+  { store: 'PostgreSQL', storeEnv: { DATABASE_URL: database.url } },
+])('verification webhooks, outbox on $store', ({ storeEnv }) => {
   it('delivers every event of a verification, signed with WEBHOOK_SECRET', async () => {
     const receiver = await startReceiver(secret);
     receivers.push(receiver);
-    const svc = await startService({ SERVICE_WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret });
+    const svc = await startService({
+      ...storeEnv,
+      SERVICE_WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: secret,
+    });
     const v = await createVerification(svc, 'global-passport', { customer: 'c-9' });
     const sent = await completeGlobalPassport(svc, v.identity);
     expect(sent.status).toBe(201);
@@ -75,7 +89,12 @@ describe('verification webhooks', () => {
     receiver.state.failNext = 2;
     const dataDir = tempDataDir();
     // Two quick retries, then one two seconds later: the service is stopped before that one.
-    const env = { SERVICE_WEBHOOK_URL: 'none', WEBHOOK_SECRET: secret, WEBHOOK_RETRY_SECONDS: '0.05,0.05,2' };
+    const env = {
+      ...storeEnv,
+      SERVICE_WEBHOOK_URL: 'none',
+      WEBHOOK_SECRET: secret,
+      WEBHOOK_RETRY_SECONDS: '0.05,0.05,2',
+    };
     let svc = await startService(env, dataDir);
     const check = await fetch(`${svc.url}/creditchecks/v1/br/credit-bureau`, {
       method: 'POST',
@@ -96,7 +115,11 @@ describe('verification webhooks', () => {
   it('does not count a wrong secret as valid (the receiver side of the check)', async () => {
     const receiver = await startReceiver('another-secret');
     receivers.push(receiver);
-    const svc = await startService({ SERVICE_WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret });
+    const svc = await startService({
+      ...storeEnv,
+      SERVICE_WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: secret,
+    });
     const v = await createVerification(svc, 'global-passport');
     await completeGlobalPassport(svc, v.identity);
     await waitFor(() => Promise.resolve(receiver.received.length > 0));
@@ -108,6 +131,7 @@ describe('verification webhooks', () => {
     const receiver = await startReceiver(secret);
     receivers.push(receiver);
     const svc = await startService({
+      ...storeEnv,
       SERVICE_WEBHOOK_URL: receiver.url,
       WEBHOOK_SECRET: secret,
       VERIFICATION_TTL_SECONDS: '0.3',
@@ -121,5 +145,57 @@ describe('verification webhooks', () => {
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: 'verification.expired' });
     await svc.close();
+  });
+});
+
+describe('outbox on PostgreSQL', () => {
+  it('moves events from SQLite to PostgreSQL, delivers them from there, and erases them with their verification', async () => {
+    const receiver = await startReceiver(secret);
+    receivers.push(receiver);
+    const dataDir = tempDataDir();
+    const svc = await startService(
+      { DATABASE_URL: database.url, SERVICE_WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret },
+      dataDir,
+    );
+    const delivered = await createVerification(svc, 'global-passport');
+    await completeGlobalPassport(svc, delivered.identity);
+    await waitFor(() =>
+      Promise.resolve(receiver.received.some((r) => r.json.eventName === 'verification_completed')),
+    );
+    // A receiver that fails keeps the next verification's events pending (retries 0.2 s apart).
+    receiver.state.failNext = 1000;
+    const erased = await createVerification(svc, 'global-passport');
+    await completeGlobalPassport(svc, erased.identity);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const rowsOf = async (id: string) =>
+        (
+          await db.query<{ delivered: boolean; event_name: string }>(
+            'SELECT delivered_at IS NOT NULL AS delivered, event_name FROM service_outbox WHERE body LIKE $1',
+            [`%/v2/verifications/${id}"%`],
+          )
+        ).rows;
+      expect((await rowsOf(delivered.id)).every((r) => r.delivered)).toBe(true);
+      await waitFor(async () =>
+        (await rowsOf(erased.id)).some((r) => r.event_name === 'verification_completed'),
+      );
+      expect((await rowsOf(erased.id)).every((r) => !r.delivered)).toBe(true);
+
+      const erase = await fetch(`${svc.url}/v2/verifications/${erased.id}`, {
+        method: 'DELETE',
+        headers: svc.auth,
+      });
+      expect(erase.status).toBe(204);
+      await waitFor(async () => (await rowsOf(erased.id)).length === 0);
+    } finally {
+      await db.end();
+      await svc.close();
+    }
+    // SQLite held the events only until they were moved.
+    const sqlite = new Database(path.join(dataDir, 'service.sqlite'), { readonly: true });
+    expect(sqlite.prepare('SELECT count(*) AS n FROM outbox').get()).toEqual({ n: 0 });
+    sqlite.close();
+    expect(receiver.received.every((r) => r.validSignature)).toBe(true);
   });
 });

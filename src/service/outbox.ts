@@ -4,7 +4,7 @@ import { request } from 'undici';
 import type { Db } from './db';
 import { redactUrl, type OutboundPolicy } from './outbound-url';
 
-interface OutboxRow {
+export interface OutboxRow {
   id: number;
   url: string;
   body: string;
@@ -12,20 +12,91 @@ interface OutboxRow {
   next_at: number;
 }
 
+/** What happened to one delivery attempt. */
+export type Outcome =
+  | { kind: 'delivered'; at: number; attempts: number }
+  | { kind: 'failed'; at: number; attempts: number; error: string }
+  | { kind: 'retry'; nextAt: number; attempts: number; error: string };
+
+/**
+ * Where pending deliveries are kept: the SQLite outbox table itself (the default), or PostgreSQL
+ * (`pg-outbox.ts`, with DATABASE_URL).
+ */
+export interface DeliveryQueue {
+  /** Receiver URLs with deliveries pending. */
+  pendingUrls(): Promise<string[]>;
+  /** The oldest pending delivery to `url`. */
+  next(url: string): Promise<OutboxRow | undefined>;
+  settle(id: number, outcome: Outcome): Promise<void>;
+  /** Erasure: every event whose body names `resourcePath`, delivered or not. */
+  dropAllFor(resourcePath: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A LIKE pattern of a resource path inside a JSON body; the path is made of service ids (no wildcards). */
+export const bodyNaming = (resourcePath: string) => `%${resourcePath}"%`;
+
 export const signBody = (body: string | Buffer, secret: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
+
+/** Pending deliveries in the SQLite outbox table, where `enqueue` wrote them. */
+export class SqliteDeliveryQueue implements DeliveryQueue {
+  constructor(private readonly db: Db) {}
+
+  async pendingUrls() {
+    const rows = this.db
+      .prepare('SELECT DISTINCT url FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL')
+      .all() as { url: string }[];
+    return rows.map((r) => r.url);
+  }
+
+  async next(url: string) {
+    return this.db
+      .prepare(
+        'SELECT id, url, body, attempts, next_at FROM outbox WHERE url = ? AND delivered_at IS NULL AND failed_at IS NULL ORDER BY id LIMIT 1',
+      )
+      .get(url) as OutboxRow | undefined;
+  }
+
+  async settle(id: number, outcome: Outcome) {
+    if (outcome.kind === 'delivered') {
+      this.db
+        .prepare('UPDATE outbox SET delivered_at = ?, attempts = ?, last_error = NULL WHERE id = ?')
+        .run(outcome.at, outcome.attempts, id);
+    } else if (outcome.kind === 'failed') {
+      this.db
+        .prepare('UPDATE outbox SET failed_at = ?, attempts = ?, last_error = ? WHERE id = ?')
+        .run(outcome.at, outcome.attempts, outcome.error, id);
+    } else {
+      this.db
+        .prepare('UPDATE outbox SET next_at = ?, attempts = ?, last_error = ? WHERE id = ?')
+        .run(outcome.nextAt, outcome.attempts, outcome.error, id);
+    }
+  }
+
+  async dropAllFor() {
+    // Outbox.dropAllFor deleted them from this very table, inside the erasing transaction.
+  }
+
+  async close() {}
+}
 
 /**
  * Durable webhook outbox: an event is written to SQLite in the same step as the state change
  * that caused it, then delivered; failures are retried on the WEBHOOK_RETRY_SECONDS schedule,
- * and pending deliveries resume when the service starts again.
+ * and pending deliveries resume when the service starts again. With PostgreSQL the SQLite table
+ * is only where an event waits until it is moved to PostgreSQL, and deliveries run from there.
  */
 export class Outbox {
   /** Per receiver URL: a timer until its next due delivery, or a delivery under way. */
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly busy = new Set<string>();
+  /** URLs asked for while busy: looked at again when the current step ends (it may have missed a row). */
+  private readonly again = new Set<string>();
   private closed = false;
   private readonly shutdown = new AbortController();
+  private resumeRetry: NodeJS.Timeout | null = null;
+  private readonly queue: DeliveryQueue;
 
   constructor(
     private readonly db: Db,
@@ -36,10 +107,14 @@ export class Outbox {
       log: FastifyBaseLogger;
       /** Where deliveries may go; checked again at every attempt. */
       policy: OutboundPolicy;
+      /** Default: the SQLite outbox table. */
+      queue?: DeliveryQueue;
     },
-  ) {}
+  ) {
+    this.queue = options.queue ?? new SqliteDeliveryQueue(db);
+  }
 
-  /** Call inside the transaction that makes the change; delivery starts after `flush`. */
+  /** Call inside the transaction that makes the change; delivery starts after `resume`. */
   enqueue(url: string, eventName: string, payload: unknown): number {
     const now = Date.now();
     const info = this.db
@@ -52,9 +127,13 @@ export class Outbox {
    * Erasure: every event about one resource goes, delivered or not (its body carries the
    * verification's metadata, and a receiver could only fetch a verification that is gone).
    * Call inside the erasing transaction; the path is made of service ids (no LIKE wildcards).
+   * With PostgreSQL, the events already moved there go right after, outside that transaction.
    */
   dropAllFor(resourcePath: string) {
-    this.db.prepare('DELETE FROM outbox WHERE body LIKE ?').run(`%${resourcePath}"%`);
+    this.db.prepare('DELETE FROM outbox WHERE body LIKE ?').run(bodyNaming(resourcePath));
+    this.queue
+      .dropAllFor(resourcePath)
+      .catch((err: unknown) => this.options.log.error({ err, resourcePath }, 'webhook events not erased'));
   }
 
   /** Deliveries given up on, newest first: they stay until redelivered (or erased). */
@@ -108,10 +187,20 @@ export class Outbox {
   /** Schedules every pending delivery (at start, and after new events were enqueued). */
   resume() {
     if (this.closed) return;
-    const urls = this.db
-      .prepare('SELECT DISTINCT url FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL')
-      .all() as { url: string }[];
-    for (const { url } of urls) this.pump(url);
+    this.queue.pendingUrls().then(
+      (urls) => {
+        for (const url of urls) this.pump(url);
+      },
+      (err: unknown) => {
+        if (this.closed) return;
+        // The database is away (PostgreSQL restarting, say): the events wait where they are.
+        this.options.log.warn({ err }, 'webhook outbox not readable; trying again');
+        this.resumeRetry ??= setTimeout(() => {
+          this.resumeRetry = null;
+          this.resume();
+        }, 1000);
+      },
+    );
   }
 
   /**
@@ -119,30 +208,48 @@ export class Outbox {
    * verification's events in order; a failing receiver holds back only its own queue.
    */
   private pump(url: string) {
-    if (this.closed || this.busy.has(url) || this.timers.has(url)) return;
-    const row = this.db
-      .prepare(
-        'SELECT id, url, body, attempts, next_at FROM outbox WHERE url = ? AND delivered_at IS NULL AND failed_at IS NULL ORDER BY id LIMIT 1',
-      )
-      .get(url) as OutboxRow | undefined;
-    if (!row) return;
-    const delay = row.next_at - Date.now();
-    if (delay > 0) {
-      const timer = setTimeout(
-        () => {
-          this.timers.delete(url);
-          this.pump(url);
-        },
-        Math.min(delay, 2 ** 31 - 1),
-      );
-      this.timers.set(url, timer);
+    if (this.closed || this.timers.has(url)) return;
+    if (this.busy.has(url)) {
+      this.again.add(url);
       return;
     }
     this.busy.add(url);
-    void this.deliver(row).finally(() => {
-      this.busy.delete(url);
-      this.pump(url);
-    });
+    this.again.delete(url);
+    void this.step(url)
+      .catch((err: unknown) => {
+        if (!this.closed) this.options.log.warn({ err, url }, 'webhook delivery step failed');
+        this.schedule(url, 1000);
+      })
+      .finally(() => {
+        this.busy.delete(url);
+        if (this.again.delete(url)) this.pump(url);
+      });
+  }
+
+  private schedule(url: string, delay: number) {
+    if (this.closed || this.timers.has(url)) return;
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(url);
+        this.pump(url);
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
+    this.timers.set(url, timer);
+  }
+
+  /** Delivers the due head of one URL's queue, then goes on with the next; or waits for it. */
+  private async step(url: string) {
+    while (!this.closed) {
+      const row = await this.queue.next(url);
+      if (!row || this.closed) return;
+      const delay = row.next_at - Date.now();
+      if (delay > 0) {
+        this.schedule(url, delay);
+        return;
+      }
+      await this.deliver(row);
+    }
   }
 
   private async deliver(row: OutboxRow) {
@@ -172,35 +279,31 @@ export class Outbox {
     const attempts = row.attempts + 1;
     const now = Date.now();
     if (!error) {
-      this.db
-        .prepare('UPDATE outbox SET delivered_at = ?, attempts = ?, last_error = NULL WHERE id = ?')
-        .run(now, attempts, row.id);
+      await this.queue.settle(row.id, { kind: 'delivered', at: now, attempts });
       return;
     }
     const wait = this.options.retrySeconds[attempts - 1];
     if (wait === undefined) {
-      this.db
-        .prepare('UPDATE outbox SET failed_at = ?, attempts = ?, last_error = ? WHERE id = ?')
-        .run(now, attempts, error, row.id);
+      await this.queue.settle(row.id, { kind: 'failed', at: now, attempts, error });
       this.options.log.warn(
         { outboxId: row.id, url: redactUrl(row.url), error },
         'webhook delivery abandoned',
       );
       return;
     }
-    this.db
-      .prepare('UPDATE outbox SET next_at = ?, attempts = ?, last_error = ? WHERE id = ?')
-      .run(now + wait * 1000, attempts, error, row.id);
+    await this.queue.settle(row.id, { kind: 'retry', nextAt: now + wait * 1000, attempts, error });
     this.options.log.info(
       { outboxId: row.id, url: redactUrl(row.url), error, retryInSeconds: wait },
       'webhook delivery failed',
     );
   }
 
-  close() {
+  async close() {
     this.closed = true;
     this.shutdown.abort();
+    if (this.resumeRetry) clearTimeout(this.resumeRetry);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    await this.queue.close();
   }
 }

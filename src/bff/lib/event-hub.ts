@@ -2,9 +2,27 @@ import type { StaffStreamEvent } from '@/shared/contract/bff-api';
 
 type Listener = (event: StaffStreamEvent) => void;
 
-/** Fans staff-console events out to the open server-sent-event streams of this process. */
+/** Carries staff events between the instances that share a database (see store/pg-event-bus.ts). */
+export interface EventBus {
+  /** Starts receiving: every instance's events, this one's included, go to `deliver`. */
+  start(deliver: (event: StaffStreamEvent) => void): Promise<void>;
+  publish(event: StaffStreamEvent): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Fans staff-console events out to the open server-sent-event streams of this process. With a
+ * bus, an event goes round the bus first, so that the consoles of every instance get it, in the
+ * same order.
+ */
 export class EventHub {
   private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly bus: EventBus | null = null) {}
+
+  async start() {
+    await this.bus?.start((event) => this.deliver(event));
+  }
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -12,6 +30,15 @@ export class EventHub {
   }
 
   publish(event: StaffStreamEvent) {
+    if (this.bus) this.bus.publish(event);
+    else this.deliver(event);
+  }
+
+  async close() {
+    await this.bus?.close();
+  }
+
+  private deliver(event: StaffStreamEvent) {
     for (const listener of this.listeners) {
       try {
         listener(event);

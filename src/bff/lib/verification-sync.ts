@@ -46,7 +46,9 @@ export class VerificationSync {
     verificationId: string,
     requestId?: string,
   ): Promise<{ data: VerificationData; summary: VerificationSummary }> {
-    const run = async () => {
+    // The store's lock keeps instances apart too (one database, several BFFs).
+    const run = () => this.store.exclusive(`verification:${verificationId}`, fetchAndSave);
+    const fetchAndSave = async () => {
       const { body } = await this.upstream.json(
         'GET',
         `/v2/verifications/${encodeURIComponent(verificationId)}`,

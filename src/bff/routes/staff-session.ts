@@ -25,7 +25,7 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
 
   const answers = { response: { 200: staffSessionSchema } };
   app.post('/api/staff/login', { schema: { body: staffLoginSchema, ...answers } }, async (request, reply) => {
-    if (!loginLimiter.attempt(request.ip)) {
+    if (!(await loginLimiter.attempt(request.ip))) {
       throw new BffHttpError(429, {
         code: 'staff.tooManyAttempts',
         type: 'AuthError',
@@ -35,7 +35,7 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
     const { password } = request.body as { password: string };
     if (!passwordMatches(password, config.staffPassword))
       throw authError('Wrong password.', 'staff.badPassword');
-    loginLimiter.succeeded(request.ip);
+    await loginLimiter.succeeded(request.ip);
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + STAFF_SESSION_MS);
     await store.createStaffSession(id, expiresAt);

@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS credit_checks (
 );
 CREATE TABLE IF NOT EXISTS staff_sessions (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS media (id TEXT PRIMARY KEY, url TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS login_attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
 `;
 
 interface VerificationRow {
@@ -137,6 +138,7 @@ const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
 export class SqliteStore implements BffStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly chains = new Map<string, Promise<unknown>>();
 
   constructor(file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -212,6 +214,36 @@ export class SqliteStore implements BffStore {
 
   async deleteStaffSession(id: string) {
     this.sql('DELETE FROM staff_sessions WHERE id = ?').run(id);
+  }
+
+  async countLoginAttempt(key: string, windowMs: number) {
+    const at = Date.now();
+    const row = this.sql(
+      `INSERT INTO login_attempts VALUES (?, 1, ?)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN reset_at <= ? THEN 1 ELSE count + 1 END,
+           reset_at = CASE WHEN reset_at <= ? THEN excluded.reset_at ELSE reset_at END
+       RETURNING count`,
+    ).get(key, at + windowMs, at, at) as { count: number };
+    // Now and then, forget the addresses whose window is over.
+    if (Math.random() < 0.01) this.sql('DELETE FROM login_attempts WHERE reset_at <= ?').run(at);
+    return row.count;
+  }
+
+  async clearLoginAttempts(key: string) {
+    this.sql('DELETE FROM login_attempts WHERE key = ?').run(key);
+  }
+
+  /** One process owns the SQLite file, so a chain of promises per key is lock enough. */
+  async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    this.chains.set(key, next);
+    try {
+      return await next;
+    } finally {
+      if (this.chains.get(key) === next) this.chains.delete(key);
+    }
   }
 
   async recordEvent(e: NewEvent) {

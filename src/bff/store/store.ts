@@ -29,10 +29,6 @@ export interface VerificationFilter {
   flowId?: string;
 }
 
-/**
- * Everything the BFF keeps. Every method is async so that a PostgreSQL store can implement the
- * same interface; `sqlite-store.ts` is the one in use.
- */
 /** The latest verification data fetched from the service, as the store keeps it. */
 export interface VerificationDataUpdate {
   data: unknown;
@@ -42,6 +38,10 @@ export interface VerificationDataUpdate {
   flowName: string | null;
 }
 
+/**
+ * Everything the BFF keeps: `SqliteStore` (one instance, the default) or `PgStore` (DATABASE_URL,
+ * any number of instances). Both pass `store.test.ts`.
+ */
 export interface BffStore {
   /** Binds a new verification to a browser session (and records it for the staff list). */
   bindVerification(
@@ -55,6 +55,19 @@ export interface BffStore {
   /** When the staff session ends, or null if it is unknown or over. */
   staffSessionExpiry(id: string): Promise<Date | null>;
   deleteStaffSession(id: string): Promise<void>;
+
+  /**
+   * Counts a staff login attempt of `key` (a client address) in its current window of
+   * `windowMs`, shared by every instance; returns the count including this one.
+   */
+  countLoginAttempt(key: string, windowMs: number): Promise<number>;
+  clearLoginAttempts(key: string): Promise<void>;
+
+  /**
+   * Runs `fn` while no other call for the same key runs, in this process or (PostgreSQL) in any
+   * instance on the same database: fetch-and-save of one verification, so that older data never wins.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
 
   /** Stores a webhook event once; `duplicate` when the same body was stored before. */
   recordEvent(event: NewEvent): Promise<{ event: StoredEvent; duplicate: boolean }>;

@@ -105,6 +105,58 @@ export class ServiceProcess {
   }
 }
 
+/** A BFF as `npm run bff` runs it, in its own process (tests of several instances on one database). */
+export class BffProcess {
+  private child: ChildProcess | null = null;
+  readonly url: string;
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  async start() {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bff/main.ts'], {
+      env: {
+        ...process.env,
+        ...secrets,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(this.port),
+        STATIC_DIR: 'none',
+        LOG_LEVEL: 'warn',
+        ...this.env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    this.child = child;
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`the BFF exited early (${code})`))),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([
+      exited,
+      eventually(
+        async () => ((await fetch(`${this.url}/api/staff/me`)).status ? true : undefined),
+        30_000,
+        'the BFF',
+      ),
+    ]);
+  }
+
+  async stop() {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  }
+}
+
 export interface Stack {
   service: ServiceProcess;
   bff: FastifyInstance;

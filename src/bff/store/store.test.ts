@@ -1,0 +1,433 @@
+// One suite, two stores: every case runs against SqliteStore and against PgStore (on a schema of its
+// own in TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
+import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
+import { PgStore } from './pg-store';
+import { SqliteStore } from './sqlite-store';
+import type { BffStore, NewEvent } from './store';
+
+interface Backend {
+  name: string;
+  /** A fresh, empty store. */
+  open(): Promise<BffStore>;
+  cleanup(): Promise<void>;
+}
+
+const sqlite = (): Backend => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'idv-store-test-'));
+  let n = 0;
+  return {
+    name: 'SqliteStore',
+    open: async () => new SqliteStore(path.join(dir, `bff-${++n}.sqlite`)),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+};
+
+const postgres = (): Backend => {
+  const schemas: string[] = [];
+  return {
+    name: 'PgStore',
+    open: async () => {
+      const { url, schema } = freshSchemaUrl('idv_store');
+      schemas.push(schema);
+      return PgStore.open(url);
+    },
+    cleanup: async () => {
+      for (const schema of schemas) await dropSchema(schema);
+    },
+  };
+};
+
+let hashes = 0;
+const event = (over: Partial<NewEvent> = {}): NewEvent => {
+  const body = JSON.stringify({ eventName: 'step_completed', n: ++hashes, ...over });
+  return {
+    kind: 'verification',
+    eventName: 'step_completed',
+    rawBody: body,
+    bodyHash: `hash-${hashes}-${Math.random()}`,
+    verificationId: 'v1',
+    creditCheckId: null,
+    ...over,
+  };
+};
+
+const pendingCheck = (id: string, createdAt = new Date().toISOString()): CreditCheckRecord => ({
+  id,
+  country: 'br',
+  request: { cpf: '52998224725' },
+  status: 'pending',
+  result: null,
+  error: null,
+  createdAt,
+  completedAt: null,
+});
+
+describe.each([
+  { name: 'SqliteStore', makeBackend: sqlite },
+  { name: 'PgStore', makeBackend: postgres },
+])('BffStore on $name', ({ makeBackend }) => {
+  const backend = makeBackend();
+  const opened: BffStore[] = [];
+  let store: BffStore;
+
+  beforeEach(async () => {
+    store = await backend.open();
+    opened.push(store);
+  });
+
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+    await backend.cleanup();
+  });
+
+  it(`${backend.name}: binds verifications to sessions`, async () => {
+    const summary = await store.bindVerification('s1', {
+      verificationId: 'v1',
+      identity: 'i1',
+      flowId: 'global-passport',
+      flowName: 'Passport',
+    });
+    expect(summary).toMatchObject({
+      id: 'v1',
+      identity: 'i1',
+      flowId: 'global-passport',
+      flowName: 'Passport',
+      status: 'pending',
+      lastEvent: null,
+    });
+    expect(new Date(summary.createdAt).toISOString()).toBe(summary.createdAt);
+    // Binding again changes nothing.
+    await store.bindVerification('s1', { verificationId: 'v1', identity: 'i1', flowId: 'x', flowName: null });
+    expect((await store.getVerification('v1'))?.summary.flowName).toBe('Passport');
+
+    expect(await store.sessionOwnsIdentity('s1', 'i1')).toBe(true);
+    expect(await store.sessionOwnsVerification('s1', 'v1')).toBe(true);
+    expect(await store.sessionOwnsIdentity('s2', 'i1')).toBe(false);
+    expect(await store.sessionOwnsVerification('s2', 'v1')).toBe(false);
+    expect(await store.sessionOwnsVerification('s1', 'v2')).toBe(false);
+  });
+
+  it(`${backend.name}: keeps staff sessions until they expire or are deleted`, async () => {
+    const until = new Date(Date.now() + 60_000);
+    await store.createStaffSession('a', until);
+    await store.createStaffSession('old', new Date(Date.now() - 1000));
+    expect((await store.staffSessionExpiry('a'))?.getTime()).toBe(until.getTime());
+    expect(await store.staffSessionExpiry('old')).toBeNull();
+    expect(await store.staffSessionExpiry('unknown')).toBeNull();
+    await store.deleteStaffSession('a');
+    expect(await store.staffSessionExpiry('a')).toBeNull();
+  });
+
+  it(`${backend.name}: counts login attempts per key and window`, async () => {
+    expect(await store.countLoginAttempt('1.2.3.4', 60_000)).toBe(1);
+    expect(await store.countLoginAttempt('1.2.3.4', 60_000)).toBe(2);
+    expect(await store.countLoginAttempt('5.6.7.8', 60_000)).toBe(1);
+    await store.clearLoginAttempts('1.2.3.4');
+    expect(await store.countLoginAttempt('1.2.3.4', 60_000)).toBe(1);
+    // A window that is over starts again at one.
+    expect(await store.countLoginAttempt('9.9.9.9', 0)).toBe(1);
+    expect(await store.countLoginAttempt('9.9.9.9', 0)).toBe(1);
+  });
+
+  it(`${backend.name}: stores an event once per body hash and tracks its processing`, async () => {
+    const first = event();
+    const stored = await store.recordEvent(first);
+    expect(stored.duplicate).toBe(false);
+    expect(stored.event).toMatchObject({
+      kind: 'verification',
+      eventName: 'step_completed',
+      signatureValid: true,
+      body: JSON.parse(first.rawBody),
+    });
+    const again = await store.recordEvent({ ...first });
+    expect(again).toEqual({ event: stored.event, duplicate: true });
+
+    const second = await store.recordEvent(
+      event({ kind: 'credit-check', verificationId: null, creditCheckId: 'c1' }),
+    );
+    const pending = await store.unprocessedEvents();
+    expect(pending.map((p) => p.event.id)).toEqual([stored.event.id, second.event.id]);
+    expect(pending[1]).toMatchObject({ verificationId: null, creditCheckId: 'c1' });
+
+    await store.markEventProcessed(stored.event.id);
+    expect((await store.unprocessedEvents()).map((p) => p.event.id)).toEqual([second.event.id]);
+  });
+
+  it(`${backend.name}: lists a verification's events in the order received`, async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await store.recordEvent(event({ verificationId: 'v9' }))).event.id);
+    await store.recordEvent(event({ verificationId: 'other' }));
+    expect((await store.eventsOf('v9')).map((e) => e.id)).toEqual(ids);
+    expect(await store.eventsOf('none')).toEqual([]);
+  });
+
+  it(`${backend.name}: a raw body that is not JSON comes back as text`, async () => {
+    const stored = await store.recordEvent(event({ rawBody: 'not json' }));
+    expect(stored.event.body).toBe('not json');
+  });
+
+  it(`${backend.name}: notes verifications seen in events`, async () => {
+    const at = '2026-01-02T03:04:05.678Z';
+    const noted = await store.noteVerificationEvent('v2', {
+      flowId: 'f',
+      eventName: 'verification_started',
+      at,
+    });
+    expect(noted.created).toBe(true);
+    expect(noted.summary).toMatchObject({
+      id: 'v2',
+      identity: null,
+      flowId: 'f',
+      status: 'pending',
+      createdAt: at,
+      updatedAt: at,
+      lastEvent: 'verification_started',
+    });
+    const later = '2026-01-02T03:04:06.000Z';
+    const again = await store.noteVerificationEvent('v2', {
+      flowId: 'f',
+      eventName: 'step_completed',
+      at: later,
+    });
+    expect(again.created).toBe(false);
+    expect(again.summary).toMatchObject({ createdAt: at, updatedAt: later, lastEvent: 'step_completed' });
+  });
+
+  it(`${backend.name}: saves verification data, telling new rows and status moves`, async () => {
+    const data = {
+      id: 'v3',
+      identity: { id: 'i3', status: 'running' },
+      steps: [{ id: 'a', status: 200 }],
+      n: 1.5,
+    };
+    const update = { data, status: 'running' as const, identity: 'i3', flowId: 'f', flowName: 'Flow' };
+    const created = await store.saveVerificationData('v3', update);
+    expect(created).toMatchObject({ changed: true, created: true });
+    expect(created.summary).toMatchObject({ id: 'v3', identity: 'i3', status: 'running', flowName: 'Flow' });
+
+    const same = await store.saveVerificationData('v3', update);
+    expect(same).toMatchObject({ changed: false, created: false });
+
+    const moreData = { ...data, steps: [...data.steps, { id: 'b', status: 200 }] };
+    const sameStatus = await store.saveVerificationData('v3', { ...update, data: moreData, identity: null });
+    expect(sameStatus).toMatchObject({ changed: false, created: false });
+    expect(sameStatus.summary.identity).toBe('i3');
+    expect((await store.getVerification('v3'))?.data).toEqual(moreData);
+
+    const verified = await store.saveVerificationData('v3', {
+      ...update,
+      data: moreData,
+      status: 'verified',
+    });
+    expect(verified).toMatchObject({ changed: true, created: false });
+    expect(verified.summary.status).toBe('verified');
+    expect(await store.getVerification('missing')).toBeNull();
+  });
+
+  it(`${backend.name}: keeps the identity and name of a bound verification when data arrives`, async () => {
+    await store.bindVerification('s', {
+      verificationId: 'v4',
+      identity: 'i4',
+      flowId: 'f',
+      flowName: 'Named',
+    });
+    const saved = await store.saveVerificationData('v4', {
+      data: [1, 2, 3],
+      status: 'pending',
+      identity: null,
+      flowId: 'f',
+      flowName: null,
+    });
+    expect(saved.summary).toMatchObject({ identity: 'i4', flowName: 'Named' });
+    expect((await store.getVerification('v4'))?.data).toEqual([1, 2, 3]);
+  });
+
+  it(`${backend.name}: lists verifications newest first, filtered by status and flow`, async () => {
+    const times = ['2026-01-01T00:00:00.000Z', '2026-01-03T00:00:00.000Z', '2026-01-02T00:00:00.000Z'];
+    for (const [i, at] of times.entries())
+      await store.noteVerificationEvent(`l${i}`, { flowId: i === 2 ? 'g' : 'f', eventName: 'e', at });
+    await store.saveVerificationData('l1', {
+      data: {},
+      status: 'verified',
+      identity: null,
+      flowId: 'f',
+      flowName: null,
+    });
+    expect((await store.listVerifications({})).map((v) => v.id)).toEqual(['l1', 'l2', 'l0']);
+    expect((await store.listVerifications({ status: 'pending' })).map((v) => v.id)).toEqual(['l2', 'l0']);
+    expect((await store.listVerifications({ flowId: 'f' })).map((v) => v.id)).toEqual(['l1', 'l0']);
+    expect((await store.listVerifications({ status: 'verified', flowId: 'g' })).map((v) => v.id)).toEqual([]);
+  });
+
+  it(`${backend.name}: erases a verification with its events, bindings and media links`, async () => {
+    await store.bindVerification('s', {
+      verificationId: 'gone',
+      identity: 'ig',
+      flowId: 'f',
+      flowName: null,
+    });
+    await store.bindVerification('s', {
+      verificationId: 'kept',
+      identity: 'ik',
+      flowId: 'f',
+      flowName: null,
+    });
+    await store.recordEvent(event({ verificationId: 'gone' }));
+    const keptEvent = await store.recordEvent(event({ verificationId: 'kept' }));
+    await store.rememberMedia([
+      { id: 'mg', url: 'http://s/media/mg' },
+      { id: 'mk', url: 'http://s/media/mk' },
+    ]);
+    await store.deleteVerification('gone', ['mg']);
+    expect(await store.getVerification('gone')).toBeNull();
+    expect(await store.eventsOf('gone')).toEqual([]);
+    expect(await store.sessionOwnsVerification('s', 'gone')).toBe(false);
+    expect(await store.sessionOwnsIdentity('s', 'ig')).toBe(false);
+    expect(await store.mediaUrl('mg')).toBeNull();
+    expect((await store.listVerifications({})).map((v) => v.id)).toEqual(['kept']);
+    expect((await store.eventsOf('kept')).map((e) => e.id)).toEqual([keptEvent.event.id]);
+    expect(await store.mediaUrl('mk')).toBe('http://s/media/mk');
+    await store.deleteVerification('never-there', []);
+  });
+
+  it(`${backend.name}: creates and completes credit checks, in either order`, async () => {
+    const createdAt = '2026-02-01T10:00:00.000Z';
+    expect(await store.createCreditCheck(pendingCheck('c1', createdAt))).toEqual(
+      pendingCheck('c1', createdAt),
+    );
+    const completedAt = '2026-02-01T10:00:01.000Z';
+    const done = await store.completeCreditCheck('c1', {
+      country: 'br',
+      request: { cpf: 'ignored' },
+      status: 'completed',
+      result: { score: 700, lines: [{ bank: 'x' }] },
+      error: null,
+      completedAt,
+    });
+    expect(done).toEqual({
+      ...pendingCheck('c1', createdAt),
+      status: 'completed',
+      result: { score: 700, lines: [{ bank: 'x' }] },
+      completedAt,
+    });
+
+    // The result may arrive before the service's answer: it keeps its status and gains the request.
+    await store.completeCreditCheck('c2', {
+      country: 'ar',
+      request: {},
+      status: 'failed',
+      result: null,
+      error: 'bureau down',
+      completedAt,
+    });
+    const late = await store.createCreditCheck({
+      ...pendingCheck('c2', createdAt),
+      country: 'ar',
+      request: { cuit: '1' },
+    });
+    expect(late).toMatchObject({ status: 'failed', error: 'bureau down', request: { cuit: '1' }, createdAt });
+
+    await store.createCreditCheck(pendingCheck('c3', '2026-02-02T00:00:00.000Z'));
+    expect((await store.listCreditChecks()).map((c) => c.id)).toEqual(['c3', 'c1', 'c2']);
+  });
+
+  it(`${backend.name}: remembers media links, the last one winning`, async () => {
+    await store.rememberMedia([]);
+    await store.rememberMedia([
+      { id: 'm1', url: 'http://s/media/m1?a' },
+      { id: 'm2', url: 'http://s/media/m2' },
+      { id: 'm1', url: 'http://s/media/m1?b' },
+    ]);
+    expect(await store.mediaUrl('m1')).toBe('http://s/media/m1?b');
+    await store.rememberMedia([{ id: 'm2', url: 'http://s/media/m2?new' }]);
+    expect(await store.mediaUrl('m2')).toBe('http://s/media/m2?new');
+    expect(await store.mediaUrl('m3')).toBeNull();
+  });
+
+  it(`${backend.name}: runs exclusive work of one key one at a time, other keys alongside`, async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const first = store.exclusive('k', async () => {
+      log.push('first start');
+      entered();
+      await gate;
+      log.push('first end');
+      return 1;
+    });
+    await inside;
+    const second = store.exclusive('k', async () => {
+      log.push('second');
+      return 2;
+    });
+    const other = await store.exclusive('other', async () => {
+      log.push('other');
+      return 3;
+    });
+    release();
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(other).toBe(3);
+    expect(log).toEqual(['first start', 'other', 'first end', 'second']);
+    // A failure releases the key.
+    await expect(store.exclusive('k', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await store.exclusive('k', async () => 'after')).toBe('after');
+  });
+});
+
+describe('PgStore: several instances on one database', () => {
+  const { url, schema } = freshSchemaUrl('idv_store_multi');
+  const opened: PgStore[] = [];
+
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+    await dropSchema(schema);
+  });
+
+  it('migrates once when instances start at the same time, and they share everything', async () => {
+    const [a, b, c] = await Promise.all([PgStore.open(url), PgStore.open(url), PgStore.open(url)]);
+    opened.push(a, b, c);
+    await a.bindVerification('s', { verificationId: 'v', identity: 'i', flowId: 'f', flowName: null });
+    expect(await b.sessionOwnsIdentity('s', 'i')).toBe(true);
+    await b.createStaffSession('staff', new Date(Date.now() + 60_000));
+    expect(await c.staffSessionExpiry('staff')).not.toBeNull();
+    expect(await a.countLoginAttempt('ip', 60_000)).toBe(1);
+    expect(await c.countLoginAttempt('ip', 60_000)).toBe(2);
+    // Opening again later finds nothing to migrate.
+    const d = await PgStore.open(url);
+    opened.push(d);
+    expect((await d.listVerifications({})).map((v) => v.id)).toEqual(['v']);
+  });
+
+  it('keeps exclusive work of one key apart across instances', async () => {
+    const [a, b] = opened;
+    const log: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const first = a.exclusive('shared', async () => {
+      log.push('a start');
+      entered();
+      await gate;
+      log.push('a end');
+    });
+    await inside;
+    const second = b.exclusive('shared', async () => {
+      log.push('b');
+    });
+    // b's lock waits on the database; an unrelated key does not.
+    await b.exclusive('unrelated', async () => {
+      log.push('b unrelated');
+    });
+    release();
+    await Promise.all([first, second]);
+    expect(log).toEqual(['a start', 'b unrelated', 'a end', 'b']);
+  });
+});
