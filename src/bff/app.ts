@@ -15,6 +15,8 @@ import { BffHttpError, installErrorHandler } from './errors';
 import { installReplyCompression } from './lib/compress-replies';
 import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
+import { Reconciler } from './lib/reconcile';
+import { RetentionSweep } from './lib/retention';
 import { guardOpenRoutes } from './lib/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
@@ -171,10 +173,16 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       'request',
     );
   });
+  const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
+  const retention = new RetentionSweep(store, app.log, config.retentionDays);
   app.addHook('onReady', async () => {
     await sync.resume();
+    reconciler.start();
+    retention.start();
   });
   app.addHook('onClose', async () => {
+    await reconciler.stop();
+    await retention.stop();
     await sync.idle();
     await upstream.close();
     await hub.close();

@@ -50,6 +50,12 @@ export interface BffConfig {
   openMaxConcurrent: number;
   /** Time for a request's headers, on every route. */
   headersTimeoutMs: number;
+  /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
+  sendInputTimeoutMs: number;
+  /** Period of the reconciliation of unfinished verifications (0: never, not even at start). */
+  reconcileMs: number;
+  /** Days the BFF keeps verification data, events and credit checks after their last change. */
+  retentionDays: number;
   /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
   flowsDir: string;
   /** Last path segment of the service's credit-check routes. */
@@ -151,6 +157,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
     openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
+    sendInputTimeoutMs: number('SEND_INPUT_TIMEOUT_MS', env.SEND_INPUT_TIMEOUT_MS, 120_000),
+    reconcileMs: number('RECONCILE_SECONDS', env.RECONCILE_SECONDS, 300) * 1000,
+    retentionDays: number('RETENTION_DAYS', env.RETENTION_DAYS, 90),
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),

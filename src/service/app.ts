@@ -20,12 +20,14 @@ import { MediaStore } from './media-store';
 import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
 import { PgDeliveryQueue } from './pg-outbox';
+import { RetentionSweep } from './retention';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { identityRoutes } from './routes/identities';
 import { mediaRoutes } from './routes/media';
 import { oauthRoutes } from './routes/oauth';
 import { verificationRoutes } from './routes/verifications';
+import { webhookRoutes } from './routes/webhooks';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -39,6 +41,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 64 * 1024,
+    // The BFF passes on the person's address in X-Forwarded-For; nobody else is believed.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // A send-input of 16 files of 50 MB from a slow phone takes long, but not forever.
     requestTimeout: 15 * 60 * 1000,
     // On close, idle keep-alive connections go at once; requests under way are finished.
@@ -58,6 +62,9 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
+  // Files whose transaction did or did not commit before the last stop, and orphans.
+  const hasRecord = db.prepare('SELECT 1 FROM media WHERE id = ?');
+  const recovered = media.recover((id) => hasRecord.get(id) !== undefined);
   const flows = loadFlows();
   const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
@@ -115,6 +122,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     secured.addHook('onRequest', async (request) => requireBearer(config, request));
     // Routes the hosted API lacks are ours; SERVICE_EXTENSIONS=off leaves only the documented ones.
     if (config.extensions) await secured.register(flowRoutes, { ctx });
+    if (config.extensions) await secured.register(webhookRoutes, { ctx });
     await secured.register(verificationRoutes, { ctx, lifecycle });
     await secured.register(identityRoutes, { ctx, lifecycle });
     await secured.register(mediaRoutes, { ctx });
@@ -133,11 +141,15 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     if (closing) void reply.header('connection', 'close');
   });
 
+  const retention = new RetentionSweep(ctx, lifecycle);
   app.addHook('onReady', async () => {
+    retention.start();
+    if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     outbox.resume();
     lifecycle.resume();
   });
   app.addHook('onClose', async () => {
+    await retention.stop();
     lifecycle.close();
     await outbox.close();
     await outbound.close().catch(() => undefined);

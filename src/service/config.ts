@@ -43,6 +43,12 @@ export interface ServiceConfig {
   openMaxConcurrent: number;
   /** Time for a request's headers, on every route. */
   headersTimeoutMs: number;
+  /** Addresses whose X-Forwarded-For is believed (the BFF's), for the person's address. */
+  trustedProxies: string[];
+  /** Days a verification (and credit checks, events) is kept after its last change; 0 = forever. */
+  retentionDays: number;
+  /** Days an expired verification is kept; 0 = as long as RETENTION_DAYS. */
+  retentionExpiredDays: number;
 }
 
 const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
@@ -105,6 +111,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
     openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
+    retentionDays: positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90),
+    retentionExpiredDays:
+      positiveNumber('RETENTION_EXPIRED_DAYS', env.RETENTION_EXPIRED_DAYS, 7) ||
+      positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '127.0.0.1,::1')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
     outboundAllowed: [
       ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
       ...(env.OUTBOUND_ALLOWED ?? '')

@@ -33,10 +33,49 @@ export class MediaStore {
     return path.join(this.mediaDir, mediaId);
   }
 
-  async adopt(tmpPath: string): Promise<string> {
+  /**
+   * The first half of storing a file: it is moved beside the media as `<id>.pending` (never
+   * served), the caller records `<id>` in its transaction, then `publish`es it. A process that
+   * dies in between leaves a pending file that `recover` completes (the record exists) or
+   * removes (it does not): a file never outlives its record, nor a committed record its file.
+   */
+  async stage(tmpPath: string): Promise<string> {
     const id = MediaStore.newId();
-    await fs.promises.rename(tmpPath, path.join(this.mediaDir, id));
+    await fs.promises.rename(tmpPath, this.pendingPath(id));
     return id;
+  }
+
+  async publish(mediaId: string) {
+    await fs.promises.rename(this.pendingPath(mediaId), path.join(this.mediaDir, mediaId));
+  }
+
+  async discardStaged(mediaId: string) {
+    await fs.promises.rm(this.pendingPath(mediaId), { force: true });
+  }
+
+  private pendingPath(mediaId: string) {
+    return path.join(this.mediaDir, `${mediaId}.pending`);
+  }
+
+  /**
+   * At start: pending files are published when their record was committed and removed when it
+   * was not; any other file without a record (an orphan of an older version, or of a replaced
+   * input whose removal was cut short) is removed. Returns what it did, for the log.
+   */
+  recover(hasRecord: (mediaId: string) => boolean) {
+    const done = { published: 0, removed: 0 };
+    for (const name of fs.readdirSync(this.mediaDir)) {
+      const file = path.join(this.mediaDir, name);
+      const pending = /^([0-9a-f]{32})\.pending$/.exec(name);
+      if (pending && hasRecord(pending[1])) {
+        fs.renameSync(file, path.join(this.mediaDir, pending[1]));
+        done.published++;
+      } else if (pending || !/^[0-9a-f]{32}$/.test(name) || !hasRecord(name)) {
+        fs.rmSync(file, { force: true, recursive: true });
+        done.removed++;
+      }
+    }
+    return done;
   }
 
   async remove(mediaId: string) {

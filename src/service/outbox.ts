@@ -136,6 +136,54 @@ export class Outbox {
       .catch((err: unknown) => this.options.log.error({ err, resourcePath }, 'webhook events not erased'));
   }
 
+  /** Deliveries given up on, newest first: they stay until redelivered (or erased). */
+  failed(limit = 500) {
+    const rows = this.db
+      .prepare(
+        'SELECT id, url, event_name, attempts, last_error, created_at, failed_at FROM outbox WHERE failed_at IS NOT NULL ORDER BY id DESC LIMIT ?',
+      )
+      .all(limit) as {
+      id: number;
+      url: string;
+      event_name: string;
+      attempts: number;
+      last_error: string | null;
+      created_at: number;
+      failed_at: number;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      url: redactUrl(row.url),
+      eventName: row.event_name,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      createdAt: new Date(row.created_at).toISOString(),
+      failedAt: new Date(row.failed_at).toISOString(),
+    }));
+  }
+
+  /**
+   * Sends failed deliveries again (the given ids, or all): each goes back in its receiver's queue
+   * with a fresh retry schedule, in its original order.
+   */
+  redeliver(ids?: number[]): number {
+    const now = Date.now();
+    const reset = this.db.prepare(
+      'UPDATE outbox SET failed_at = NULL, attempts = 0, next_at = ?, last_error = NULL WHERE failed_at IS NOT NULL AND id = ?',
+    );
+    let count = 0;
+    this.db.transaction(() => {
+      const targets =
+        ids ??
+        (this.db.prepare('SELECT id FROM outbox WHERE failed_at IS NOT NULL').all() as { id: number }[]).map(
+          (r) => r.id,
+        );
+      for (const id of targets) count += reset.run(now, id).changes;
+    })();
+    this.resume();
+    return count;
+  }
+
   /** Schedules every pending delivery (at start, and after new events were enqueued). */
   resume() {
     if (this.closed) return;

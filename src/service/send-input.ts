@@ -289,7 +289,10 @@ export async function sendInput(
   }
 }
 
-/** Moves accepted files into the media store and records every attempted slot in one transaction. */
+/**
+ * Records every attempted slot in one transaction and moves the accepted files into the media
+ * store: staged before, published after the commit (MediaStore.stage).
+ */
 async function commit(
   ctx: ServiceContext,
   v: VerificationRow,
@@ -297,54 +300,66 @@ async function commit(
   adopted: Set<string>,
   ip: string,
 ) {
+  // Files are staged (not yet media) until the transaction that records them has committed.
   const mediaIds = new Map<Write, string>();
+  const discardStaged = () => Promise.all([...mediaIds.values()].map((id) => ctx.media.discardStaged(id)));
   try {
     for (const w of writes) {
       if (!w.file) continue;
-      mediaIds.set(w, await ctx.media.adopt(w.file.path));
+      mediaIds.set(w, await ctx.media.stage(w.file.path));
       adopted.add(w.file.path);
     }
   } catch (error) {
-    await Promise.all([...mediaIds.values()].map((id) => ctx.media.remove(id)));
+    await discardStaged();
     throw error;
   }
   const now = Date.now();
   const replaced: string[] = [];
-  ctx.db.transaction(() => {
-    const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE verification_id = ? AND slot = ?');
-    const deleteMedia = ctx.db.prepare('DELETE FROM media WHERE id = ?');
-    const insertMedia = ctx.db.prepare(
-      'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    const upsert = ctx.db.prepare(
-      `INSERT INTO inputs (verification_id, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
+  try {
+    record();
+  } catch (error) {
+    await discardStaged();
+    throw error;
+  }
+  await Promise.all([...mediaIds.values()].map((id) => ctx.media.publish(id)));
+  await Promise.all(replaced.map((id) => ctx.media.remove(id)));
+
+  function record() {
+    ctx.db.transaction(() => {
+      const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE verification_id = ? AND slot = ?');
+      const deleteMedia = ctx.db.prepare('DELETE FROM media WHERE id = ?');
+      const insertMedia = ctx.db.prepare(
+        'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      const upsert = ctx.db.prepare(
+        `INSERT INTO inputs (verification_id, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (verification_id, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
          status = excluded.status, error_code = excluded.error_code, descriptor = excluded.descriptor,
          media_id = excluded.media_id, facts = excluded.facts, updated_at = excluded.updated_at`,
-    );
-    for (const w of writes) {
-      const old = previous.get(v.id, w.slot.key) as { media_id: string | null } | undefined;
-      if (old?.media_id) {
-        deleteMedia.run(old.media_id);
-        replaced.push(old.media_id);
-      }
-      const mediaId = mediaIds.get(w) ?? null;
-      if (mediaId && w.file) insertMedia.run(mediaId, v.identity, v.id, w.file.format, w.file.size, now);
-      upsert.run(
-        v.id,
-        w.slot.key,
-        w.slot.position,
-        w.descriptor.inputType,
-        w.code ? 'failed' : 'accepted',
-        w.code,
-        JSON.stringify({ ...w.descriptor, data: publicData(w.descriptor) }),
-        mediaId,
-        JSON.stringify(w.facts ?? {}),
-        now,
       );
-    }
-    if (v.ip === null) ctx.db.prepare('UPDATE verifications SET ip = ? WHERE id = ?').run(ip, v.id);
-  })();
-  await Promise.all(replaced.map((id) => ctx.media.remove(id)));
+      for (const w of writes) {
+        const old = previous.get(v.id, w.slot.key) as { media_id: string | null } | undefined;
+        if (old?.media_id) {
+          deleteMedia.run(old.media_id);
+          replaced.push(old.media_id);
+        }
+        const mediaId = mediaIds.get(w) ?? null;
+        if (mediaId && w.file) insertMedia.run(mediaId, v.identity, v.id, w.file.format, w.file.size, now);
+        upsert.run(
+          v.id,
+          w.slot.key,
+          w.slot.position,
+          w.descriptor.inputType,
+          w.code ? 'failed' : 'accepted',
+          w.code,
+          JSON.stringify({ ...w.descriptor, data: publicData(w.descriptor) }),
+          mediaId,
+          JSON.stringify(w.facts ?? {}),
+          now,
+        );
+      }
+      if (v.ip === null) ctx.db.prepare('UPDATE verifications SET ip = ? WHERE id = ?').run(ip, v.id);
+    })();
+  }
 }

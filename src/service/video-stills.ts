@@ -54,7 +54,7 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
     for (const bytes of [selfie, sprite]) {
       const tmp = ctx.media.tmpPath();
       await fs.promises.writeFile(tmp, bytes);
-      stored.push(await ctx.media.adopt(tmp));
+      stored.push(await ctx.media.stage(tmp));
     }
     const [selfieMedia, spriteMedia] = stored;
     const now = Date.now();
@@ -68,6 +68,8 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
         .prepare('UPDATE inputs SET facts = ? WHERE verification_id = ? AND slot = ?')
         .run(JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }), v.id, video.slot);
     })();
+    // Published once their records are in, as every media file (media-store.ts).
+    await Promise.all(stored.map((id) => ctx.media.publish(id)));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

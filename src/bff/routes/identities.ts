@@ -62,7 +62,15 @@ function discardRest(raw: IncomingMessage, alreadyRead: number): Promise<boolean
  * send-input: the browser's multipart body is streamed to the service as it arrives (never
  * buffered), with the bearer token added; the service's answer comes back unchanged.
  */
-export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDeps) {
+/** Whether an upstream failure was undici's headers or body timeout (the service hung). */
+function timedOut(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT') return true;
+  }
+  return false;
+}
+
+export function identityRoutes(app: FastifyInstance, { upstream, store, config }: BffDeps) {
   const owned = new Set<string>();
   void app.register(async (scope) => {
     // The body stays unread here; the handler pipes the raw request on.
@@ -111,7 +119,11 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
           if (!counter.destroyed) counter.destroy();
         };
 
-        const headers: Record<string, string> = { 'content-type': request.headers['content-type']! };
+        const headers: Record<string, string> = {
+          'content-type': request.headers['content-type']!,
+          // The person's address for the ip-validation step (the service trusts it from the BFF only).
+          'x-forwarded-for': request.ip,
+        };
         if (request.headers['content-length']) headers['content-length'] = request.headers['content-length'];
 
         const declared = Number(request.headers['content-length']);
@@ -124,7 +136,9 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
             headers,
             body: whole ? await readWhole(counter) : counter,
             forStream: !whole,
-            timeoutMs: 300_000,
+            // A hung service answers in this time or the person is told so (a real send-input of
+            // 16 files, PDFs included, is checked well within it).
+            timeoutMs: config.sendInputTimeoutMs,
             requestId: request.id,
           });
         } catch (error) {
@@ -142,6 +156,13 @@ export function identityRoutes(app: FastifyInstance, { upstream, store }: BffDep
             return reply.hijack();
           }
           if (counter.failure) throw counter.failure;
+          if (timedOut(error)) {
+            throw new BffHttpError(504, {
+              code: 'upstream.timeout',
+              type: 'SystemError',
+              message: `The verification service did not answer within ${Math.round(config.sendInputTimeoutMs / 1000)} s. Please send it again.`,
+            });
+          }
           // The service cut the connection during the upload: its answer, if any, was lost with it.
           if (
             error instanceof BffHttpError &&

@@ -18,10 +18,14 @@ import { envelopeOf } from '../upstream/upstream-client';
 export const serviceId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
 const verificationParams = z.object({ id: serviceId });
 
-/** What the service should see of the person behind the BFF: their browser's user agent. */
+/** What the service should see of the person behind the BFF: their browser's user agent and address. */
 const personHeaders = (request: FastifyRequest): Record<string, string> => {
   const ua = request.headers['user-agent'];
-  return typeof ua === 'string' ? { 'user-agent': ua.slice(0, 512) } : {};
+  // Their address too (X-Forwarded-For, believed by the service from its TRUSTED_PROXIES only).
+  return {
+    ...(typeof ua === 'string' ? { 'user-agent': ua.slice(0, 512) } : {}),
+    'x-forwarded-for': request.ip,
+  };
 };
 
 /** Creates verifications for the browser's session, and lets it act on its own ones only. */

@@ -441,6 +441,29 @@ export class PgStore implements BffStore {
     return row?.url ?? null;
   }
 
+  async deleteOlderThan(cutoff: Date) {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      let count = 0;
+      for (const text of [
+        'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
+        'DELETE FROM verifications WHERE updated_at < $1',
+        'DELETE FROM events WHERE received_at < $1',
+        'DELETE FROM credit_checks WHERE created_at < $1',
+      ]) {
+        count += (await client.query(text, [cutoff])).rowCount ?? 0;
+      }
+      await client.query('COMMIT');
+      return count;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async close() {
     await Promise.all([this.pool.end(), this.lockPool.end()]);
   }

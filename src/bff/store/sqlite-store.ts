@@ -409,6 +409,22 @@ export class SqliteStore implements BffStore {
     return row?.url ?? null;
   }
 
+  async deleteOlderThan(cutoff: Date) {
+    const at = cutoff.toISOString();
+    let count = 0;
+    this.db.transaction(() => {
+      count += this.db
+        .prepare(
+          'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < ?)',
+        )
+        .run(at).changes;
+      count += this.db.prepare('DELETE FROM verifications WHERE updated_at < ?').run(at).changes;
+      count += this.db.prepare('DELETE FROM events WHERE received_at < ?').run(at).changes;
+      count += this.db.prepare('DELETE FROM credit_checks WHERE created_at < ?').run(at).changes;
+    })();
+    return count;
+  }
+
   async close() {
     this.db.close();
   }

@@ -112,6 +112,22 @@ describe.each([
     expect(await store.sessionOwnsVerification('s1', 'v2')).toBe(false);
   });
 
+  it(`${backend.name}: deletes what is older than the retention cutoff, and nothing newer`, async () => {
+    await store.bindVerification('s-old', {
+      verificationId: 'v-old',
+      identity: 'i-old',
+      flowId: 'f',
+      flowName: null,
+    });
+    // Nothing is older than a cutoff in the past.
+    expect(await store.deleteOlderThan(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await store.getVerification('v-old')).not.toBeNull();
+    // Everything so far is older than a cutoff a minute ahead.
+    expect(await store.deleteOlderThan(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(2);
+    expect(await store.getVerification('v-old')).toBeNull();
+    expect(await store.sessionOwnsVerification('s-old', 'v-old')).toBe(false);
+  });
+
   it(`${backend.name}: keeps staff sessions until they expire or are deleted`, async () => {
     const until = new Date(Date.now() + 60_000);
     await store.createStaffSession('a', until);

@@ -106,5 +106,10 @@ export interface BffStore {
   rememberMedia(entries: { id: string; url: string }[]): Promise<void>;
   mediaUrl(id: string): Promise<string | null>;
 
+  /**
+   * Retention: verifications (and their session bindings) unchanged since `cutoff`, events
+   * received and credit checks created before it. Returns how many rows went.
+   */
+  deleteOlderThan(cutoff: Date): Promise<number>;
   close(): Promise<void>;
 }

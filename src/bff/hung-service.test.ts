@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bffErrorSchema } from '@/shared/contract/bff-api';
+import { bffPaths } from '@/shared/contract/bff-paths';
+import { buildBffApp } from './app';
+import { loadConfig } from './config';
+import { SqliteStore } from './store/sqlite-store';
+import { secrets, toBlob } from './testing/harness';
+
+// A service that issues tokens but never answers a send-input: the BFF gives up in time, clearly.
+let hung: http.Server;
+let app: FastifyInstance;
+let store: SqliteStore;
+let url: string;
+const held: http.ServerResponse[] = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-hung-'));
+beforeAll(async () => {
+  hung = http.createServer((req, res) => {
+    if (req.url === '/oauth') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          access_token: 'token',
+          expiresIn: 3600,
+          payload: { user: { _id: 'u', firstName: 'A', lastName: 'B' } },
+        }),
+      );
+      return;
+    }
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  const config = loadConfig({
+    ...secrets,
+    PORT: '0',
+    UPSTREAM_URL: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+    DATA_DIR: dir,
+    STATIC_DIR: 'none',
+    SEND_INPUT_TIMEOUT_MS: '800',
+  });
+  store = SqliteStore.inDataDir(config.dataDir);
+  app = await buildBffApp(config, { logger: false, store });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  await app?.close();
+  await new Promise((resolve) => hung.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a hung service', () => {
+  it('times out a send-input after SEND_INPUT_TIMEOUT_MS with 504 upstream.timeout', async () => {
+    await store.bindVerification('session-h', {
+      verificationId: 'v-h',
+      identity: 'i-h',
+      flowId: 'global-passport',
+      flowName: null,
+    });
+    const form = new FormData();
+    form.append('inputs', '[{"inputType":"selfie-photo","data":{"type":"selfie-photo","filename":"s.jpg"}}]');
+    form.append(
+      'selfie',
+      toBlob(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(300_000)])),
+      's.jpg',
+    );
+    const res = await fetch(`${url}${bffPaths.sendInput('i-h')}`, {
+      method: 'POST',
+      headers: { cookie: `idv_session=${app.signCookie('session-h')}` },
+      body: form,
+    });
+    const answer = await res.clone().text();
+    expect(res.status, answer).toBe(504);
+    expect(bffErrorSchema.parse(await res.json())).toMatchObject({ code: 'upstream.timeout' });
+  });
+});

@@ -1,0 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { BffStore } from '../store/store';
+import type { VerificationSync } from './verification-sync';
+
+/** Verifications older than this are not reconciled any more (the service expires them sooner). */
+const RECONCILE_WINDOW_MS = 8 * 24 * 60 * 60 * 1000;
+
+/**
+ * Webhook catch-up from the BFF's side: a webhook lost while the BFF was away (the service's
+ * retries exhausted) would leave a verification unfinished here for good. At start and every
+ * `everyMs`, the data of every verification the store knows as pending or running (and recent)
+ * is fetched again, one at a time; the service being away just leaves it for the next round.
+ */
+export class Reconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<number> | undefined;
+
+  constructor(
+    private readonly store: BffStore,
+    private readonly sync: VerificationSync,
+    private readonly log: FastifyBaseLogger,
+    private readonly everyMs: number,
+  ) {}
+
+  /** One round (joined if one is under way); resolves to the number of verifications refreshed. */
+  runOnce(): Promise<number> {
+    this.round ??= this.reconcile().finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  private async reconcile() {
+    const since = Date.now() - RECONCILE_WINDOW_MS;
+    const unfinished = [
+      ...(await this.store.listVerifications({ status: 'pending' })),
+      ...(await this.store.listVerifications({ status: 'running' })),
+    ].filter((v) => Date.parse(v.createdAt) >= since);
+    let refreshed = 0;
+    for (const verification of unfinished) {
+      try {
+        await this.sync.refresh(verification.id);
+        refreshed++;
+      } catch (err) {
+        this.log.info({ err, verificationId: verification.id }, 'reconcile: not refreshed this round');
+      }
+    }
+    return refreshed;
+  }
+
+  start() {
+    if (this.everyMs <= 0) return;
+    void this.runOnce();
+    this.timer = setInterval(() => void this.runOnce(), this.everyMs);
+    this.timer.unref();
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.round?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { BffStore } from '../store/store';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The BFF's copy of personal data (verification data, webhook bodies, credit-check results) goes
+ * `RETENTION_DAYS` after its last change, swept at start and daily; 0 keeps everything.
+ */
+export class RetentionSweep {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly store: BffStore,
+    private readonly log: FastifyBaseLogger,
+    private readonly retentionDays: number,
+  ) {}
+
+  async sweep(now = Date.now()) {
+    if (this.retentionDays <= 0) return 0;
+    const removed = await this.store.deleteOlderThan(new Date(now - this.retentionDays * DAY_MS));
+    if (removed) this.log.info({ removed }, 'retention sweep');
+    return removed;
+  }
+
+  start() {
+    const run = () => {
+      this.running ??= this.sweep()
+        .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed'))
+        .finally(() => (this.running = undefined));
+    };
+    run();
+    this.timer = setInterval(run, DAY_MS);
+    this.timer.unref();
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,80 @@
+import type { ServiceContext, VerificationRow } from './context';
+import type { Lifecycle } from './lifecycle';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Personal data is not kept forever: once a day (and at start) every verification untouched for
+ * `RETENTION_DAYS` (an expired one after `RETENTION_EXPIRED_DAYS`) is erased the way
+ * `DELETE /v2/verifications/{id}` erases it (inputs, media files, events), and credit checks and
+ * webhook events older than `RETENTION_DAYS` go too. 0 days keeps everything.
+ */
+export class RetentionSweep {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly lifecycle: Lifecycle,
+  ) {}
+
+  /** When a verification last touched at `updatedAt` will be erased (null: never). */
+  static deletionDate(
+    config: { retentionDays: number; retentionExpiredDays: number },
+    v: { updatedAt: number; expired: boolean },
+  ): Date | null {
+    const days = v.expired ? config.retentionExpiredDays : config.retentionDays;
+    return days > 0 ? new Date(v.updatedAt + days * DAY_MS) : null;
+  }
+
+  async sweep(now = Date.now()) {
+    const { retentionDays, retentionExpiredDays } = this.ctx.config;
+    const due = this.ctx.db
+      .prepare(
+        `SELECT * FROM verifications
+         WHERE (? > 0 AND updated_at < ?) OR (expired = 1 AND ? > 0 AND updated_at < ?)`,
+      )
+      .all(
+        retentionDays,
+        now - retentionDays * DAY_MS,
+        retentionExpiredDays,
+        now - retentionExpiredDays * DAY_MS,
+      ) as VerificationRow[];
+    for (const v of due) await this.lifecycle.erase(v);
+    let creditChecks = 0;
+    let events = 0;
+    if (retentionDays > 0) {
+      const cutoff = now - retentionDays * DAY_MS;
+      this.ctx.db.transaction(() => {
+        creditChecks = this.ctx.db
+          .prepare('DELETE FROM credit_checks WHERE created_at < ?')
+          .run(cutoff).changes;
+        // Delivered or abandoned events only: one still being delivered finishes first.
+        events = this.ctx.db
+          .prepare(
+            'DELETE FROM outbox WHERE created_at < ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)',
+          )
+          .run(cutoff).changes;
+      })();
+    }
+    const swept = { verifications: due.length, creditChecks, events };
+    if (due.length || creditChecks || events) this.ctx.log.info(swept, 'retention sweep');
+    return swept;
+  }
+
+  start() {
+    const run = () => {
+      this.running ??= this.sweep()
+        .catch((err: unknown) => this.ctx.log.warn({ err }, 'retention sweep failed'))
+        .finally(() => (this.running = undefined));
+    };
+    run();
+    this.timer = setInterval(run, DAY_MS);
+    this.timer.unref();
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
