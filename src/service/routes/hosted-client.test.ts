@@ -7,7 +7,9 @@ import { verificationDataSchema } from '@/shared/contract/verification';
 import { verificationEventSchema } from '@/shared/contract/webhooks';
 import {
   basicAuth,
+  faceImage,
   noiseImage,
+  passportImage,
   sendInput,
   startReceiver,
   startService,
@@ -78,9 +80,9 @@ describe('a client of the hosted API, against the embedded service', () => {
         { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
       ],
       [
-        { field: 'document', name: 'p.jpg', bytes: withJpegComment(await noiseImage(800, 640), marker) },
+        { field: 'document', name: 'p.jpg', bytes: withJpegComment(await passportImage('ESP'), marker) },
         { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
-        { field: 'selfie', name: 's.jpg', bytes: await noiseImage(700, 700) },
+        { field: 'selfie', name: 's.jpg', bytes: await faceImage(700, 700) },
       ],
     );
     expect(sent.status).toBe(201);
