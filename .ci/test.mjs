@@ -30,7 +30,7 @@ const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'ut
 for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
-  ['typecheck of server code without the DOM', ['tsc', '--noEmit', '-p', 'tsconfig.node.json']],
+  ['typecheck of server code without the DOM', ['tsc', '--noEmit', '-p', 'src/tsconfig.server.json']],
   [
     'format',
     [

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,14 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
+import hostedVerification from '@/shared/contract/fixtures/verification.json';
 import { SqliteStore } from './store/sqlite-store';
 import { eventually, secrets } from './testing/harness';
 
 // A service whose webhooks never reached this BFF: the verification finished there (the hosted
 // shape of a finished verification, from the contract fixtures) while the BFF still has it pending.
-const finished = JSON.parse(
-  readFileSync(path.join(import.meta.dirname, '../shared/contract/fixtures/verification.json'), 'utf8'),
-) as { id: string; identity: { status: string } };
+const finished = hostedVerification as { id: string; identity: { status: string } };
 let service: http.Server;
 let app: FastifyInstance;
 let store: SqliteStore;

@@ -1,13 +1,9 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import hostedVerification from '@/shared/contract/fixtures/verification.json';
 import { verificationDataSchema } from '@/shared/contract/verification';
 import { toVerificationView } from './verification-view';
 
-const hosted = verificationDataSchema.parse(
-  JSON.parse(
-    fs.readFileSync(new URL('../../../shared/contract/fixtures/verification.json', import.meta.url), 'utf8'),
-  ),
-);
+const hosted = verificationDataSchema.parse(hostedVerification);
 
 describe('toVerificationView', () => {
   it('lays out the hosted API verification data', () => {
