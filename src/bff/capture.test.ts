@@ -7,9 +7,16 @@ import {
 } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
-import { sendInputForm } from '../../e2e/fixtures/send-input-form';
-import { facePhoto, passportPhoto } from '../../e2e/fixtures/face-photo';
-import { Browser, eventually, makeImage, secrets, startStack, toBlob, type Stack } from './testing/harness';
+import {
+  Browser,
+  eventually,
+  makeImage,
+  passportForm,
+  secrets,
+  startStack,
+  toBlob,
+  type Stack,
+} from './testing/harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -26,30 +33,6 @@ async function createVerification(
   const res = await browser.post(bffPaths.verifications, { flowId });
   expect(res.status).toBe(201);
   return createdVerificationSchema.parse(await res.json());
-}
-
-async function passportForm() {
-  return sendInputForm(
-    [
-      {
-        inputType: 'document-photo',
-        group: 0,
-        data: { type: 'passport', country: 'AR', page: 'front', filename: 'passport.jpg' },
-      },
-      {
-        inputType: 'document-photo',
-        group: 1,
-        data: { type: 'proof-of-residency', country: 'AR', page: 'front', filename: 'residency.jpg' },
-      },
-      { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
-    ],
-    [
-      // The service reads the passport's MRZ and looks for one face on the passport and the selfie.
-      { field: 'document', name: 'passport.jpg', bytes: await passportPhoto('ARG') },
-      { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
-      { field: 'selfie', name: 'selfie.jpg', bytes: await facePhoto(800, 800) },
-    ],
-  );
 }
 
 describe('capture API through the BFF', () => {

@@ -14,12 +14,11 @@ import {
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { freePort } from '../../e2e/fixtures/free-port';
-import { sendInputForm } from '../../e2e/fixtures/send-input-form';
 import {
   BffProcess,
   Browser,
   eventually,
-  makeImage,
+  passportForm,
   readEvents,
   secrets,
   ServiceProcess,
@@ -59,29 +58,6 @@ afterAll(async () => {
   await dropSchema(schema);
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function passportForm() {
-  return sendInputForm(
-    [
-      {
-        inputType: 'document-photo',
-        group: 0,
-        data: { type: 'passport', country: 'AR', page: 'front', filename: 'passport.jpg' },
-      },
-      {
-        inputType: 'document-photo',
-        group: 1,
-        data: { type: 'proof-of-residency', country: 'AR', page: 'front', filename: 'residency.jpg' },
-      },
-      { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
-    ],
-    [
-      { field: 'document', name: 'passport.jpg', bytes: await makeImage(1) },
-      { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
-      { field: 'selfie', name: 'selfie.jpg', bytes: await makeImage(3, 800, 800) },
-    ],
-  );
-}
 
 /** Collects a console's stream until `stop()` is called (heartbeats wake the reader). */
 function collect(res: Response) {

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
 import { freePort } from '../../../e2e/fixtures/free-port';
+import { sendInputForm } from '../../../e2e/fixtures/send-input-form';
 import { buildBffApp } from '../app';
 import { loadConfig, type BffConfig } from '../config';
 
@@ -293,3 +295,28 @@ export async function readEvents(
 /** A Blob of bytes, as a browser's File would be. */
 export const toBlob = (bytes: Buffer | string, type = 'application/octet-stream') =>
   new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type });
+
+/** A send-input of the global-passport flow that the service accepts: an Argentine passport whose MRZ reads, a proof of residency, a selfie with a face. */
+export async function passportForm() {
+  return sendInputForm(
+    [
+      {
+        inputType: 'document-photo',
+        group: 0,
+        data: { type: 'passport', country: 'AR', page: 'front', filename: 'passport.jpg' },
+      },
+      {
+        inputType: 'document-photo',
+        group: 1,
+        data: { type: 'proof-of-residency', country: 'AR', page: 'front', filename: 'residency.jpg' },
+      },
+      { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
+    ],
+    [
+      // The service reads the passport's MRZ and looks for one face on the passport and the selfie.
+      { field: 'document', name: 'passport.jpg', bytes: await passportPhoto('ARG') },
+      { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
+      { field: 'selfie', name: 'selfie.jpg', bytes: await facePhoto(800, 800) },
+    ],
+  );
+}
