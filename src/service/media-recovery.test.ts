@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MediaStore } from './media-store';
-import { createVerification, noiseImage, sendInput, startService, tempDataDir } from './testing/harness';
+import { createVerification, faceImage, sendInput, startService, tempDataDir } from './testing/harness';
 
 const mediaFiles = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'media')).sort();
 const mediaRows = (dataDir: string) => {
@@ -30,7 +30,8 @@ describe('media files and their records', () => {
         svc,
         v.identity,
         [front],
-        [{ field: 'document', name: 'front.jpg', bytes: await noiseImage(800, 640) }],
+        // A card front with a portrait: the service looks for the holder's face on it.
+        [{ field: 'document', name: 'front.jpg', bytes: await faceImage(800, 640) }],
       );
       expect(sent.status).toBe(201);
       expect(mediaFiles(dataDir)).toEqual(mediaRows(dataDir));
