@@ -26,6 +26,12 @@ if (!env.STAFF_PASSWORD) {
 const embedded = !env.UPSTREAM_URL;
 env.UPSTREAM_URL ??= `http://${env.HOST}:${env.SERVICE_PORT}`;
 env.SERVICE_WEBHOOK_URL ??= `http://${env.HOST}:${env.PORT}/webhooks/verification`;
+// The embedded service calls back only the BFF it was started with: its listening address (the
+// webhook URL above) and, for credit-check callbacks, its public URL when one is set.
+if (embedded && env.PUBLIC_BFF_URL) {
+  const origin = new URL(env.PUBLIC_BFF_URL).origin;
+  env.OUTBOUND_ALLOWED = [env.OUTBOUND_ALLOWED, origin].filter(Boolean).join(',');
+}
 
 // Built (`npm start`: dist-server/start.js), the servers are the bundles beside this one; from the
 // TypeScript sources they run through tsx.
