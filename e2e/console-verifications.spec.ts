@@ -91,6 +91,7 @@ test('a demo started from the console shows up live and reads well', async ({ pa
 
   // The person's side, driven through the wizard's UI by role and label.
   const wizard = new WizardPage(second);
+  await wizard.consent();
   await wizard.expectStep('Identity document');
   await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
   await wizard.expectStep('Selfie');
