@@ -31,17 +31,7 @@ for (const [name, args] of [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
   ['typecheck of server code without the DOM', ['tsc', '--noEmit', '-p', 'src/tsconfig.server.json']],
-  [
-    'format',
-    [
-      'prettier',
-      '--check',
-      'src/**/*.{ts,tsx,css}',
-      'e2e/**/*.ts',
-      '*.{ts,js}',
-      '.ci/*.mjs',
-    ],
-  ],
+  ['format', ['prettier', '--check', 'src/**/*.{ts,tsx,css}', 'e2e/**/*.ts', '*.{ts,js}', '.ci/*.mjs']],
 ]) {
   console.log(`\n=== ${name}: npx ${args.join(' ')}`);
   const { status, stdout, stderr } = spawnSync('npx', args, { encoding: 'utf8', env: process.env });
