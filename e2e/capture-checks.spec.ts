@@ -102,8 +102,8 @@ test('every sample image gets the answer the service gives for what pixels show'
     'selfiePhoto.noFace': 'client.noFace',
     'selfiePhoto.multipleFaces': 'client.multipleFaces',
     'selfiePhoto.closedEyes': 'client.closedEyes',
-    // What the document says about itself (MRZ, DNI barcode) is refused with the service's own code.
-    'documentPhoto.noPdf417': 'client.noPdf417',
+    // What the document says about itself (MRZ, DNI barcode) is refused with the service's own code
+    // (the back without a barcode carries its code as a marker, which the browser leaves to the service).
     'documentPhoto.badPdf417': 'documentPhoto.badPdf417',
     'documentPhoto.noMrz': 'documentPhoto.noMrz',
     'documentPhoto.badMrz': 'documentPhoto.badMrz',

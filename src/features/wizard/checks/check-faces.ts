@@ -35,6 +35,15 @@ function loadHuman(): Promise<Human> {
   return loading;
 }
 
+// One detection at a time: the camera's guide may still be looking at a frame when the shot is
+// checked, and Human keeps per-call state.
+let queue: Promise<unknown> = Promise.resolve();
+function detectOne(human: Human, input: HTMLCanvasElement) {
+  const run = queue.then(() => human.detect(input));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 /** Starts loading the face check ahead of the selfie (the step that needs it calls this). */
 export const preloadFaceCheck = () => loadHuman().then(() => undefined);
 
@@ -79,7 +88,7 @@ export async function guideFrame(video: HTMLVideoElement): Promise<FaceGuide> {
   frameCanvas ??= document.createElement('canvas');
   const size = { width: video.videoWidth, height: video.videoHeight };
   const canvas = drawn(video, size, GUIDE_FRAME_LONG_SIDE, frameCanvas);
-  const judgement = judgeFaces(detectedOf(await human.detect(canvas)), canvas.width, canvas.height);
+  const judgement = judgeFaces(detectedOf(await detectOne(human, canvas)), canvas.width, canvas.height);
   return faceGuide(judgement, canvas.width, canvas.height);
 }
 
@@ -100,8 +109,9 @@ const codeOf = {
 export async function checkSelfieFace(image: Blob): Promise<SelfieFaceCheck> {
   const human = await loadHuman();
   const canvas = await pixels(image);
+  await queue;
   const start = performance.now();
-  const result = await human.detect(canvas);
+  const result = await detectOne(human, canvas);
   const detectMs = performance.now() - start;
   const detected = detectedOf(result);
   const judgement = judgeFaces(detected, canvas.width, canvas.height);
