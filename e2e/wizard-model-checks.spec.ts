@@ -7,8 +7,9 @@ import { WizardPage } from './fixtures/wizard-page';
 // The checks that need a model or a reader, in the browser before any upload, with the service's
 // rules: the fake camera's green test frame is refused as a selfie with the noFace prompt (and the
 // camera's guide says so while it is open), two faces with the multipleFaces one; a DNI back
-// without its required barcode is refused at capture; a passport whose MRZ names another country is
-// refused at capture with the service's prompt; a camera that sees a face says "ready".
+// without its required barcode is refused at capture; an expired passport is told with its date and
+// one whose MRZ names another country gets the service's prompt; a camera that sees a face says
+// "ready".
 
 /** The live camera's guide: the status line inside the camera region. */
 const cameraGuide = (page: Page) => page.getByRole('region', { name: 'Camera' }).getByRole('status');
@@ -31,16 +32,18 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
     await wizard.upload('ar-national-id-back.jpg');
   });
 
-  test('a passport whose MRZ names another country is refused at capture', async ({ page }) => {
+  test('an expired passport, then one of another country, are refused at capture', async ({ page }) => {
     const wizard = new WizardPage(page);
     await wizard.start('global-passport');
-    await page.getByLabel('Issuing country').selectOption('AR');
+    await page.getByLabel('Issuing country').selectOption('US');
     await wizard.continue();
     // The OCR loads with the first photo of this side: more than the usual wait.
-    await page
-      .getByLabel('Upload a photo (JPEG or PNG)')
-      .setInputFiles(samplePath('document-country-mismatch.jpg'));
+    const upload = page.getByLabel('Upload a photo (JPEG or PNG)');
+    await upload.setInputFiles(samplePath('us-passport-expired.jpg'));
     const alert = page.getByRole('alert');
+    await expect(alert).toContainText('This document expired on March 1, 2021.', { timeout: 60_000 });
+    await expect(alert).toContainText('Use a valid document');
+    await upload.setInputFiles(samplePath('document-country-mismatch.jpg'));
     await expect(alert).toContainText('This document is not from the country you chose.', {
       timeout: 60_000,
     });

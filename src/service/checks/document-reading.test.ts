@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { descriptorSimilarity, judgeFaces, selfieVerdict, type DetectedFace } from '@/shared/face-rules';
+import {
+  descriptorSimilarity,
+  faceGuide,
+  judgeFaces,
+  selfieVerdict,
+  type DetectedFace,
+} from '@/shared/face-rules';
 import { passportMrz } from '../../../e2e/fixtures/mrz-lines';
 import {
   claimMismatch,
@@ -125,6 +131,14 @@ describe('face rules', () => {
     expect(selfieVerdict(judgeFaces([face(300), face(250)], 700, 900))).toBe('multipleFaces');
     expect(selfieVerdict(judgeFaces([face(300, 0.2)], 700, 900))).toBe('closedEyes');
     expect(selfieVerdict(judgeFaces([face(300)], 700, 900))).toBeNull();
+  });
+
+  it('guides the live camera: no face, too far, several faces, ready', () => {
+    const guide = (faces: DetectedFace[]) => faceGuide(judgeFaces(faces, 640, 480), 640, 480);
+    expect(guide([])).toBe('noFace');
+    expect(guide([face(80)])).toBe('tooFar');
+    expect(guide([face(200), face(150)])).toBe('multipleFaces');
+    expect(guide([face(200)])).toBe('ready');
   });
 
   it('scores the face match by cosine similarity; no portrait, no match', () => {
