@@ -47,7 +47,7 @@ const weights: [string, (p: string) => boolean][] = [
   ['passport MRZ check: tesseract.js + mrz (JS, page side)', (p) => /assets\/check-mrz-.*\.js$/.test(p)],
   ['passport MRZ check: tesseract.js worker script', (p) => p.endsWith('models/tesseract/worker.min.js')],
   [
-    'passport MRZ check: tesseract core, one LSTM build (wasm in JS)',
+    'passport MRZ check: tesseract core (one LSTM build)',
     (p) => p.endsWith('tesseract-core-simd-lstm.wasm.js'),
   ],
   ['passport MRZ check: English LSTM data (gzip already)', (p) => p.endsWith('eng.traineddata.gz')],

@@ -12,6 +12,7 @@ import {
 import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
+import { formatLongDate } from '../lib/format';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';
 import { FilePreview } from './file-preview';
@@ -71,12 +72,6 @@ function wrongFormatFor(accept: AcceptKind): ClientReason {
   if (accept === 'image-or-pdf') return 'client.wrongFormatImageOrPdf';
   return 'client.wrongFormat';
 }
-
-/** A YYYY-MM-DD date written out in the person's language ("1 September 2024", "1 de septiembre de 2024"). */
-const longDate = (isoDate: string, language: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
-    new Date(`${isoDate}T00:00:00Z`),
-  );
 
 export function CaptureField({
   label,
@@ -364,7 +359,7 @@ export function CaptureField({
       {problem && (
         <ProblemMessage
           code={problem}
-          {...(expiredOn ? { values: { date: longDate(expiredOn, language) } } : {})}
+          {...(expiredOn ? { values: { date: formatLongDate(expiredOn, language) } } : {})}
         />
       )}
     </section>
