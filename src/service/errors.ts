@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { drainBody } from '@/server-shared/drain-body';
 import { serviceErrorSchema, type ServiceErrorBody } from '@/shared/contract/service-api';
+import { MAX_FILE_BYTES, MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 
 export type ErrorType = 'IntegrationError' | 'ValidationError' | 'SystemError';
 
@@ -81,11 +83,20 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    // A body refused before it was read to its end is not drained: the connection closes instead.
-    if (!request.raw.complete || mapped.statusCode === 413 || mapped.statusCode === 415) {
-      void reply.header('connection', 'close');
-    }
-    return reply.status(mapped.statusCode).send(errorBody(mapped));
+    const body = errorBody(mapped);
+    const raw = request.raw;
+    if (raw.complete) return reply.status(mapped.statusCode).send(body);
+    // A body too large to bother with: the connection closes after the answer.
+    if (mapped.statusCode === 413) return reply.status(413).header('connection', 'close').send(body);
+    // Any other refusal before the body was read to its end (an unknown identity, a bad token, a
+    // bad part): the rest is read and dropped first, so that a client still sending reads the
+    // answer rather than a reset. Without a valid token only one file's worth is read.
+    const limit = mapped.statusCode === 401 ? MAX_FILE_BYTES : MAX_SEND_INPUT_BODY_BYTES;
+    return drainBody(raw, limit).then((drained) => {
+      if (drained) return reply.status(mapped.statusCode).send(body);
+      request.log.info({ status: mapped.statusCode }, 'connection closed after a refusal');
+      return reply.hijack();
+    });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendInputForm } from '../../../e2e/fixtures/send-input-form';
 import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
+import { serviceErrorSchema } from '@/shared/contract/service-api';
 import {
   createVerification,
   faceImage,
@@ -115,6 +117,43 @@ describe('send-input: request-level refusals keep nothing', () => {
     );
     expect(status).toBe(404);
     expect(body).toMatchObject({ code: 404 });
+  });
+
+  it('early refusals of a 2 MB upload reach a plain fetch client (404, 401), the connection kept', async () => {
+    const big = await noiseImage(2000, 1500);
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const form = new Request('http://form', {
+      method: 'POST',
+      body: sendInputForm([front()], [{ field: 'document', name: 'front.jpg', bytes: big }]),
+    });
+    const contentType = form.headers.get('content-type')!;
+    const bytes = new Uint8Array(await form.arrayBuffer());
+    // As a phone sends it: a chunk at a time, so that the answer comes while the body still flows.
+    const send = (identity: string, headers: Record<string, string>) => {
+      let at = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          controller.enqueue(bytes.subarray(at, (at += 64 * 1024)));
+        },
+      });
+      return fetch(`${svc.url}/v2/identities/${identity}/send-input`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': contentType },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    };
+    const unknown = await send('no-such-identity', svc.auth);
+    expect(unknown.status).toBe(404);
+    expect(serviceErrorSchema.parse(await unknown.json())).toMatchObject({ code: 404 });
+    for (const headers of [{ authorization: 'Bearer not-a-token' }, {}] as Record<string, string>[]) {
+      const refused = await send('no-such-identity', headers);
+      expect(refused.status).toBe(401);
+      expect(serviceErrorSchema.parse(await refused.json())).toMatchObject({ code: 401 });
+      expect(refused.headers.get('connection')).not.toBe('close');
+    }
   });
 
   it('415 for bytes that are not an allowed format, whatever the file name says', async () => {
