@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pacedForm } from '../../e2e/fixtures/send-input-form';
 import {
   bffErrorSchema,
   createdVerificationSchema,
@@ -185,6 +186,21 @@ describe('capture API through the BFF', () => {
     });
     expect(integration.status).toBe(400);
     expect(bffErrorSchema.parse(await integration.json()).type).toBe('IntegrationError');
+
+    // Refused by the service part-way through a streamed body: still its own 4xx, not "send it again".
+    const longInputs = new FormData();
+    longInputs.append('inputs', JSON.stringify([{ pad: 'x'.repeat(2 * 1024 * 1024) }]));
+    const photo = Buffer.concat([await makeImage(5), Buffer.alloc(6 * 1024 * 1024, 0x5a)]);
+    longInputs.append('document', toBlob(photo, 'image/jpeg'), 'front.jpg');
+    const tooLong = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(longInputs));
+    expect(tooLong.status).toBe(400);
+    expect(bffErrorSchema.parse(await tooLong.json())).toMatchObject({ type: 'IntegrationError' });
+    const manyFields = new FormData();
+    for (let i = 0; i < 200; i++) manyFields.append(`note${i}`, 'y'.repeat(4 * 1024));
+    manyFields.append('document', toBlob(photo, 'image/jpeg'), 'front.jpg');
+    const tooMany = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(manyFields));
+    expect(tooMany.status).toBe(413);
+    expect(bffErrorSchema.parse(await tooMany.json())).toMatchObject({ code: 'too_many_parts' });
   });
 
   it('refuses a 60 MB upload with 413 and keeps working', async () => {
@@ -217,6 +233,18 @@ describe('capture API through the BFF', () => {
     });
     expect(again.status).toBe(201);
     expect(sendInputResponseSchema.parse(await again.json())).toHaveLength(3);
+
+    // The inputs are complete: a 2 MB photo sent now is refused by the service before it reads it,
+    // and the person gets that refusal (409 input.locked), not "send it again".
+    const late = new FormData();
+    late.append(
+      'inputs',
+      JSON.stringify([{ inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 's.jpg' } }]),
+    );
+    late.append('selfie', toBlob(await makeImage(7, 2000, 1500), 'image/jpeg'), 's.jpg');
+    const locked = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(late));
+    expect(bffErrorSchema.parse(await locked.json())).toMatchObject({ code: 'input.locked' });
+    expect(locked.status).toBe(409);
   });
 
   it('serves health with the service reachability', async () => {

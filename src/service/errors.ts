@@ -87,7 +87,8 @@ export function installErrorHandler(app: FastifyInstance) {
     const raw = request.raw;
     if (raw.complete) return reply.status(mapped.statusCode).send(body);
     // A body too large to bother with: the connection closes after the answer.
-    if (mapped.statusCode === 413) return reply.status(413).header('connection', 'close').send(body);
+    if (mapped.body.name === 'file_too_large')
+      return reply.status(413).header('connection', 'close').send(body);
     // Any other refusal before the body was read to its end (an unknown identity, a bad token, a
     // bad part): the rest is read and dropped first, so that a client still sending reads the
     // answer rather than a reset. Without a valid token only one file's worth is read.

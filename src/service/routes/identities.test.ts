@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendInputForm } from '../../../e2e/fixtures/send-input-form';
+import { pacedForm, sendInputForm } from '../../../e2e/fixtures/send-input-form';
 import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
 import { serviceErrorSchema } from '@/shared/contract/service-api';
 import {
@@ -122,28 +122,13 @@ describe('send-input: request-level refusals keep nothing', () => {
   it('early refusals of a 2 MB upload reach a plain fetch client (404, 401), the connection kept', async () => {
     const big = await noiseImage(2000, 1500);
     expect(big.length).toBeGreaterThan(1024 * 1024);
-    const form = new Request('http://form', {
-      method: 'POST',
-      body: sendInputForm([front()], [{ field: 'document', name: 'front.jpg', bytes: big }]),
-    });
-    const contentType = form.headers.get('content-type')!;
-    const bytes = new Uint8Array(await form.arrayBuffer());
-    // As a phone sends it: a chunk at a time, so that the answer comes while the body still flows.
-    const send = (identity: string, headers: Record<string, string>) => {
-      let at = 0;
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (at >= bytes.length) return controller.close();
-          await new Promise((resolve) => setTimeout(resolve, 2));
-          controller.enqueue(bytes.subarray(at, (at += 64 * 1024)));
-        },
-      });
+    const form = () => sendInputForm([front()], [{ field: 'document', name: 'front.jpg', bytes: big }]);
+    const send = async (identity: string, headers: Record<string, string>) => {
+      const init = await pacedForm(form());
       return fetch(`${svc.url}/v2/identities/${identity}/send-input`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': contentType },
-        body,
-        duplex: 'half',
-      } as RequestInit);
+        ...init,
+        headers: { ...headers, ...(init.headers as Record<string, string>) },
+      });
     };
     const unknown = await send('no-such-identity', svc.auth);
     expect(unknown.status).toBe(404);
