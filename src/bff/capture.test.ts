@@ -3,6 +3,7 @@ import { pacedForm } from '../../e2e/fixtures/send-input-form';
 import {
   bffErrorSchema,
   createdVerificationSchema,
+  staffVerificationDetailSchema,
   verificationStatusSchema,
   type CreatedVerification,
 } from '@/shared/contract/bff-api';
@@ -71,7 +72,13 @@ describe('capture API through the BFF', () => {
 
   it('streams a full send-input with real images and passes the per-input answer through', async () => {
     const browser = new Browser(stack.bffUrl);
-    const created = await createVerification(browser);
+    // Metadata that looks like media links: it stays text for the console (never fetched).
+    const planted = { avatar: '/api/staff/media/0123456789abcdef0123456789abcdef' };
+    const createdRes = await browser.post(bffPaths.verifications, {
+      flowId: 'global-passport',
+      metadata: planted,
+    });
+    const created = createdVerificationSchema.parse(await createdRes.json());
     const res = await browser.fetch(bffPaths.sendInput(created.identity), {
       method: 'POST',
       body: await passportForm(),
@@ -100,11 +107,9 @@ describe('capture API through the BFF', () => {
     expect((await staff.post(bffPaths.staffLogin, { password: secrets.STAFF_PASSWORD })).status).toBe(200);
     const detail = await eventually(
       async () => {
-        const d = (await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json()) as {
-          data: { documents: { photos: string[] }[] } | null;
-          events: { eventName: string; signatureValid: boolean }[];
-          summary: { status: string; identity: string };
-        };
+        const d = staffVerificationDetailSchema.parse(
+          await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json(),
+        );
         return d.events.some((e) => e.eventName === 'verification_completed') ? d : undefined;
       },
       30_000,
@@ -114,6 +119,10 @@ describe('capture API through the BFF', () => {
     expect(detail.events.every((e) => e.signatureValid)).toBe(true);
     const photo = detail.data!.documents[0].photos[0];
     expect(photo).toMatch(/^\/api\/staff\/media\/[A-Za-z0-9._~-]+$/);
+    // Only what the BFF made of the service's media links is listed as media.
+    expect(detail.media).toContain(photo);
+    expect(detail.data!.metadata).toEqual(planted);
+    expect(detail.media).not.toContain(planted.avatar);
     expect(JSON.stringify(detail)).not.toContain(stack.service.url);
     const media = await staff.fetch(photo);
     expect(media.status).toBe(200);
