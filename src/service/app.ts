@@ -12,7 +12,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { openDb } from './db';
 import { installErrorHandler, ServiceError } from './errors';
-import { guardOpenRoutes } from './open-route-guard';
+import { guardOpenRoutes } from '@/server-shared/open-route-guard';
 import { loadFlows } from './flows';
 import { planFlow } from '@/shared/flow-plan';
 import { Lifecycle } from './lifecycle';
