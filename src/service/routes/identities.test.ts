@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pacedForm, sendInputForm } from '../../../e2e/fixtures/send-input-form';
+import { slowRequest } from '../../../e2e/fixtures/slow-client';
 import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
 import { serviceErrorSchema } from '@/shared/contract/service-api';
 import {
@@ -139,6 +140,17 @@ describe('send-input: request-level refusals keep nothing', () => {
       expect(serviceErrorSchema.parse(await refused.json())).toMatchObject({ code: 401 });
       expect(refused.headers.get('connection')).not.toBe('close');
     }
+  });
+
+  it('past the bound of what it reads after a refusal, the connection is cut instead', async () => {
+    // Without a valid token one file's worth would be read: a body declared bigger is not.
+    const slow = slowRequest(svc.url, '/v2/identities/no-such-identity/send-input', {
+      authorization: 'Bearer not-a-token',
+      'content-type': 'multipart/form-data; boundary=b',
+      'content-length': String(60 * 1024 * 1024),
+    });
+    await slow.closed;
+    expect(slow.status()).toBe(0);
   });
 
   it('415 for bytes that are not an allowed format, whatever the file name says', async () => {
