@@ -61,7 +61,8 @@ export class VerificationSync {
   refresh(verificationId: string, requestId?: string, { fresh = true } = {}): Promise<Refreshed> {
     const flight = this.flights.get(verificationId);
     if (!flight) {
-      const started: Flight = { running: Promise.resolve() as unknown as Promise<Refreshed>, next: null };
+      // In the map before it flies: its end looks itself up there.
+      const started = { next: null } as Flight;
       this.flights.set(verificationId, started);
       started.running = this.fly(verificationId, started, requestId);
       return started.running;
@@ -88,13 +89,8 @@ export class VerificationSync {
   }
 
   private async fetchAndSave(verificationId: string, requestId?: string): Promise<Refreshed> {
-    const { body } = await this.upstream.json(
-      'GET',
-      `/v2/verifications/${encodeURIComponent(verificationId)}`,
-      {
-        requestId,
-      },
-    );
+    const path = `/v2/verifications/${encodeURIComponent(verificationId)}`;
+    const { body } = await this.upstream.json('GET', path, { requestId });
     const parsed = verificationDataSchema.safeParse(body);
     if (!parsed.success) {
       this.log.warn({ issue: parsed.error.issues[0] }, 'verification data of an unknown shape');
