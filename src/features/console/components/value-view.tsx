@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { columnsOf, formatDateTime, humanizeKey, isMediaUrl, isRecord, isVideoKey } from '../lib/format';
 import { DataTable } from './data-table';
@@ -9,8 +9,17 @@ export function Unknown() {
   return <span className="muted">{t('common.unknown')}</span>;
 }
 
+/**
+ * The media paths the BFF made of the service's media links (`StaffVerificationDetail.media`): only
+ * these are fetched as media. Anything else that looks like one (a metadata value, say) stays text,
+ * so that data cannot make the staff member's browser request a path of its choosing.
+ */
+export const MediaLinks = createContext<ReadonlySet<string>>(new Set());
+
 export function MediaView({ src, label, video }: { src: string; label: string; video?: boolean }) {
+  const links = useContext(MediaLinks);
   const [broken, setBroken] = useState(false);
+  if (!links.has(src)) return <code>{src}</code>;
   // Media URLs carry no type: a PDF (custom document, statement) cannot show as an image, so it becomes a link.
   if (broken) {
     return (
@@ -45,11 +54,12 @@ const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 export function ValueView({ name, value }: { name: string; value: unknown }) {
   const { t, i18n } = useTranslation('console');
+  const links = useContext(MediaLinks);
   if (value === null || value === undefined || value === '') return <Unknown />;
   if (typeof value === 'boolean') return <>{value ? t('common.yes') : t('common.no')}</>;
   if (typeof value === 'number') return <>{String(value)}</>;
   if (typeof value === 'string') {
-    if (isMediaUrl(value))
+    if (isMediaUrl(value) && links.has(value))
       return <MediaView src={value} label={humanizeKey(name)} video={isVideoKey(name)} />;
     if (isoDateTime.test(value)) return <time dateTime={value}>{formatDateTime(value, i18n.language)}</time>;
     return <>{value}</>;
