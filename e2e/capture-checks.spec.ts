@@ -341,7 +341,11 @@ test('the camera speaks Spanish and Portuguese too', async ({ page }) => {
   await page.evaluate(() => window.captureHarness.mountCamera('user', 'face'));
   await expect(page.getByRole('region', { name: 'Cámara' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Tomar foto' })).toBeEnabled();
+  // The guide looks at the fake camera's green frame: no face, said in the page's language.
+  const guide = page.getByRole('region', { name: 'Cámara' }).getByRole('status');
+  await expect(guide).toHaveText(/No se ve ninguna cara/, { timeout: 60_000 });
   await page.evaluate(() => window.captureHarness.setLanguage('pt'));
   await expect(page.getByRole('button', { name: 'Tirar foto' })).toBeVisible();
   await expect(page.getByText('Posicione o rosto dentro do oval')).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(/Nenhum rosto à vista/);
 });
