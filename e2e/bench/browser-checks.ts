@@ -1,8 +1,8 @@
 // `npm run bench:browser-checks`: the wizard's model checks in Chromium (the capture-checks test
 // page, e2e/fixtures/capture-harness.html, with the real modules): the selfie face check's model
-// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), the passport MRZ check's
-// OCR load and read time, against a plain decode of the same file, and the gzip weight each lazily
-// loaded check adds to its step.
+// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), the camera guide's look at
+// a frame, the passport MRZ check's OCR load and read time, against a plain decode of the same
+// file, and the gzip weight each lazily loaded check adds to its step.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,13 @@ try {
       `  ${label.padEnd(20)} p50 ${median(values).toFixed(0).padStart(5)} ms  p99 ${percentile(values, 99).toFixed(0).padStart(5)} ms  ×${(median(values) / base).toFixed(1)} the decode`,
     );
   }
+  const look = await page.evaluate(([path, rounds]) => window.captureHarness.timeGuideFrame(path, rounds), [
+    '/samples/selfie.jpg',
+    ROUNDS,
+  ] as const);
+  console.log(
+    `  camera guide, one look at a 1280×960 frame (${look.guide}): p50 ${median(look.lookMs).toFixed(0)} ms  p99 ${percentile(look.lookMs, 99).toFixed(0)} ms on the page's thread, then a 600 ms pause`,
+  );
   const mrz = await page.evaluate(([path, rounds]) => window.captureHarness.timeMrz(path, rounds), [
     '/samples/gb-passport.jpg',
     ROUNDS,

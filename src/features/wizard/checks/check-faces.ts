@@ -82,11 +82,14 @@ const detectedOf = (result: Awaited<ReturnType<Human['detect']>>): DetectedFace[
 export const GUIDE_FRAME_LONG_SIDE = 480;
 let frameCanvas: HTMLCanvasElement | undefined;
 
-/** What the live camera's guide says about the faces in the current frame of `video`. */
-export async function guideFrame(video: HTMLVideoElement): Promise<FaceGuide> {
+/** What the live camera's guide says about the faces in the current frame of `video` (or a canvas). */
+export async function guideFrame(video: HTMLVideoElement | HTMLCanvasElement): Promise<FaceGuide> {
   const human = await loadHuman();
   frameCanvas ??= document.createElement('canvas');
-  const size = { width: video.videoWidth, height: video.videoHeight };
+  const size =
+    video instanceof HTMLVideoElement
+      ? { width: video.videoWidth, height: video.videoHeight }
+      : { width: video.width, height: video.height };
   const canvas = drawn(video, size, GUIDE_FRAME_LONG_SIDE, frameCanvas);
   const judgement = judgeFaces(detectedOf(await detectOne(human, canvas)), canvas.width, canvas.height);
   return faceGuide(judgement, canvas.width, canvas.height);
