@@ -473,6 +473,8 @@ export function deviceFingerprintOf(v: VerificationRow): DeviceFingerprint {
  * The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted);
  * `connection-data` (the device's address and agent) is in from the creation on.
  */
+const errorOf = (row: InputRow) => (row.error_code ? { errorCode: row.error_code } : {});
+
 export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
   const bySlot = new Map(inputs.map((i) => [i.slot, i]));
   const statusOf = (slot: string) => {
@@ -483,8 +485,9 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
     if (input.group !== undefined) {
       const front = bySlot.get(documentSlotKey(input.group, 'front'));
       const back = bySlot.get(documentSlotKey(input.group, 'back'));
-      const failed = front?.status === 'failed' || back?.status === 'failed';
-      return { ...input, status: failed ? 100 : front?.status === 'accepted' ? 200 : 0 };
+      const failed = [front, back].find((row) => row?.status === 'failed');
+      if (failed) return { ...input, status: 100, ...errorOf(failed) };
+      return { ...input, status: front?.status === 'accepted' ? 200 : 0 };
     }
     const slot =
       input.id === 'custom-fields'
@@ -492,7 +495,8 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
         : input.id === 'financial-information-bank-statement-parsing-request'
           ? 'bank-statement'
           : 'biometric';
-    return { ...input, status: statusOf(slot) };
+    const row = bySlot.get(slot);
+    return { ...input, status: statusOf(slot), ...(row?.status === 'failed' ? errorOf(row) : {}) };
   });
   return [{ id: 'connection-data', status: 200 }, ...planned];
 }

@@ -8,6 +8,7 @@ import {
 import { identityStatus, type VerificationData } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { BffHttpError, notFound } from '../errors';
+import { inputStatesOf } from '../lib/input-states';
 import { rewriteMediaUrls } from '../lib/media-urls';
 import { envelopeOf } from '../upstream/upstream-client';
 import { serviceId } from './verifications';
@@ -40,6 +41,7 @@ export function staffVerificationRoutes(app: FastifyInstance, { store, sync, ups
       data: data === null ? null : forBrowser(data),
       events: events.map((event) => ({ ...event, body: forBrowser(event.body) })),
       summary: stored.summary,
+      inputs: inputStatesOf(data, events),
     };
   };
 

@@ -12,6 +12,7 @@ import {
   DetailCard,
   DocumentsSection,
   EventsSection,
+  InputsSection,
   RawData,
   StepsSection,
 } from '../components/verification-sections';
@@ -105,6 +106,7 @@ export function VerificationPage({ id }: { id: string }) {
               </>
             )}
           </DetailCard>
+          <InputsSection inputs={query.data.inputs} />
           {view ? (
             <>
               <StepsSection steps={view.steps} />
