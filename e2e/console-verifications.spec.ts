@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { CreatedVerification } from '@/shared/contract/bff-api';
 import { ageToday, ConsolePage } from './fixtures/console-page';
-import { sample } from './fixtures/samples';
+import { sample, samplePath } from './fixtures/samples';
+import { mxCustomFieldsInputs, sendInputForm, type UploadPart } from './fixtures/send-input-form';
 import { WizardPage } from './fixtures/wizard-page';
 
 test.use({ locale: 'en-US' });
@@ -178,4 +180,65 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(page.getByRole('link', { name: verificationId })).toHaveCount(0);
   expect((await page.request.get(photoUrl)).status()).toBe(404);
   expect((await page.request.get(`/api/staff/verifications/${verificationId}`)).status()).toBe(404);
+});
+
+test('a pending verification: each input and why it waits, the form answers, in words', async ({ page }) => {
+  const staff = new ConsolePage(page);
+  await staff.openLoggedIn('/console');
+  // The person's side through the BFF's own API, with real files: the INE's front and the form,
+  // then a video in which no face can be seen (refused), nothing for the proof of address.
+  const created = (await (
+    await page.request.post('/api/verifications', { data: { flowId: 'mx-ine-full' } })
+  ).json()) as CreatedVerification;
+  const sendInput = (inputs: unknown[], files: UploadPart[]) =>
+    page.request.post(`/api/identities/${created.identity}/send-input`, {
+      multipart: sendInputForm(inputs, files),
+    });
+  const front = await sendInput(
+    [
+      {
+        inputType: 'document-photo',
+        group: 0,
+        data: { type: 'national-id', country: 'MX', page: 'front', filename: 'front.jpg' },
+      },
+      ...mxCustomFieldsInputs,
+    ],
+    [{ field: 'document', name: 'front.jpg', bytes: readFileSync(samplePath('mx-ine-front.jpg')) }],
+  );
+  expect(front.status()).toBe(201);
+  const video = await sendInput(
+    [{ inputType: 'selfie-video', data: { filename: 'video.mp4' } }],
+    [{ field: 'video', name: 'video.mp4', bytes: readFileSync(samplePath('video-no-face.mp4')) }],
+  );
+  expect(video.status()).toBe(201);
+
+  await page.goto(`/console/verifications/${created.verificationId}`);
+  const inputs = page.getByRole('table', { name: 'Each input of the verification and where it stands' });
+  const row = (name: string) =>
+    inputs.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+  await expect(row('Identity document: National ID card')).toContainText('Waiting for the back side.');
+  await expect(row('Selfie video')).toContainText('Refused');
+  await expect(row('Selfie video')).toContainText(
+    'No face could be seen in the video. Waiting for the person to take it again.',
+  );
+  await expect(row('Document: Proof of address')).toContainText('The person has not sent it yet.');
+  await expect(row('Form answers')).toContainText('Received');
+  const answers = page.getByRole('region', { name: 'Form answers' });
+  await expect(ConsolePage.definition(answers, 'CURP')).toHaveText('GODE561231HDFRRN04');
+  await expect(ConsolePage.definition(answers, 'Occupation')).toHaveText('Employee');
+  expect(await staff.seriousViolations()).toEqual([]);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-verification-pending-${width}.png`,
+      fullPage: true,
+    });
+  }
+  // In Spanish: the same reasons, in its words.
+  await page.getByLabel('Language').selectOption('es');
+  const entradas = page.getByRole('table', { name: 'Cada entrada de la verificación y su estado' });
+  await expect(entradas).toContainText('Esperando que la persona lo vuelva a tomar.');
+  await expect(entradas).toContainText('Esperando el reverso.');
+  await expect(entradas).toContainText('No se ve ninguna cara en el video.');
+  await staff.expectFitsNarrowScreens();
 });

@@ -231,17 +231,7 @@ export function buildResult(
   now = new Date(),
 ): ProcessingResult {
   const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
-  const customFieldsRow = accepted.get('custom-fields');
-  const customFields = customFieldsRow
-    ? Object.fromEntries(
-        (
-          descriptorOf(customFieldsRow).data.fields as {
-            name: string;
-            atomicFieldParams: { value: string };
-          }[]
-        ).map((f) => [f.name, f.atomicFieldParams.value]),
-      )
-    : null;
+  const customFields = customFieldsOf(accepted.get('custom-fields'));
 
   const steps: StepResult[] = [];
   const biometric = accepted.get('biometric');
@@ -345,6 +335,13 @@ export function buildResult(
   };
 }
 
+/** The custom-field answers of an accepted custom-fields input, by field name. */
+function customFieldsOf(row: InputRow | undefined): Record<string, string> | null {
+  if (!row) return null;
+  const fields = descriptorOf(row).data.fields as { name: string; atomicFieldParams: { value: string } }[];
+  return Object.fromEntries(fields.map((f) => [f.name, f.atomicFieldParams.value]));
+}
+
 /** A two-sided document started without its back (after a skip) is reviewed by a person. */
 function needsBack(planned: FlowPlan['documents'][number], accepted: Map<string, InputRow>) {
   const front = accepted.get(documentSlotKey(planned.group, 'front'));
@@ -429,6 +426,8 @@ export function verificationView(
       computed: null,
       hasProblem: waitingForRetake,
       financialInformation: null,
+      // The answers are shown as soon as they are in, as the documents received are.
+      customFields: customFieldsOf(accepted.get('custom-fields')),
     };
   }
   const done = new Set(result.done);

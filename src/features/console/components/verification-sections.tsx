@@ -300,7 +300,14 @@ export function RawData({ id, body }: { id: string; body: unknown }) {
 }
 
 /** Each input with its status and why: not sent, refused (with the code in words), waiting for the back side… */
-export function InputsSection({ inputs }: { inputs: InputState[] }) {
+export function InputsSection({
+  inputs,
+  documentName,
+}: {
+  inputs: InputState[];
+  /** A custom document's name from the flow, by group. */
+  documentName?: (group: number) => string | undefined;
+}) {
   const { t, docType } = useLabels();
   const codeText = useCodeText();
   if (inputs.length === 0) return null;
@@ -317,10 +324,13 @@ export function InputsSection({ inputs }: { inputs: InputState[] }) {
       >
         {inputs.map((input, i) => {
           const name = t(`detail.inputNames.${input.input}`);
+          const documentLabel =
+            (input.group !== undefined ? documentName?.(input.group) : undefined) ??
+            (input.documentType ? docType(input.documentType) : undefined);
           const bad = input.state === 'refused' || input.state === 'failed';
           return (
             <tr key={i}>
-              <th scope="row">{input.documentType ? `${name}: ${docType(input.documentType)}` : name}</th>
+              <th scope="row">{documentLabel ? `${name}: ${documentLabel}` : name}</th>
               <td>
                 <span className={`badge input-${input.state}`}>{t(`detail.inputState.${input.state}`)}</span>
               </td>
