@@ -27,20 +27,35 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   const staff = new ConsolePage(page);
   await staff.openLoggedIn('/console/flows');
   expect(scripts.filter((path) => path.includes('console-app'))).toHaveLength(1);
+  // A compact table: one row per flow, its details on demand.
+  const flows = page.getByRole('table', { name: 'Flows and what each asks for' });
+  const row = (name: string) => flows.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
   for (const name of [
     flowName,
     'Passport and proof of residency',
     'Brazil: ID or driving licence, income proof and bank statement',
   ]) {
-    await expect(page.getByRole('article', { name })).toBeVisible();
+    await expect(row(name)).toBeVisible();
   }
-  const card = page.getByRole('article', { name: flowName });
+  await expect(row(flowName)).toContainText('Document verification · Biometric verification');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `test-results/screenshots/console-flows-${width}.png`, fullPage: true });
+  }
+  const details = row(flowName).getByRole('button', { name: `Details (${flowName})` });
+  await expect(details).toHaveAttribute('aria-expanded', 'false');
+  await details.click();
+  await expect(row(flowName).getByRole('button', { name: `Hide details (${flowName})` })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  const card = page.getByRole('region', { name: `Details of ${flowName}` });
   const documents = card.getByRole('table', { name: 'Documents asked for, in order' });
   await expect(documents.getByRole('row').nth(1)).toHaveText(/National ID card.*Argentina.*PDF417 barcode/);
   await expect(card.getByRole('heading', { name: 'Biometric verification' })).toBeVisible();
   await expect(card.getByText('A selfie photo, matched against the document')).toBeVisible();
   await expect(
-    card.getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }),
+    row(flowName).getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }),
   ).toHaveAttribute('href', '/verify/ar-national-id');
 
   const link = `${baseURL}/verify/ar-national-id`;
@@ -54,11 +69,26 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   await expect(qr).toBeVisible();
   expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-flow-details-${width}.png`,
+      fullPage: true,
+    });
+  }
+
   // Other flows are described too: custom fields, custom documents, bank data.
-  const mexico = page.getByRole('article', { name: /^Mexico/ });
+  for (const name of [/^Mexico/, /^Brazil/]) {
+    await flows
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name }) })
+      .getByRole('button', { name: /^Details/ })
+      .click();
+  }
+  const mexico = page.getByRole('region', { name: /^Details of Mexico/ });
   await expect(mexico.getByText('A liveness video')).toBeVisible();
   await expect(mexico.getByRole('table', { name: /^Form fields/ })).toBeVisible();
-  const brazil = page.getByRole('article', { name: /^Brazil/ });
+  const brazil = page.getByRole('region', { name: /^Details of Brazil/ });
   await expect(brazil.getByRole('heading', { name: 'Bank account data' })).toBeVisible();
 
   expect(await staff.seriousViolations()).toEqual([]);
@@ -72,7 +102,10 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await staff.openLoggedIn('/console/flows');
 
   // Start the demo: the wizard opens in a second tab; the verification it creates is noted.
-  const card = page.getByRole('article', { name: flowName });
+  const card = page
+    .getByRole('table', { name: 'Flows and what each asks for' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: flowName }) });
   const created = context.waitForEvent('response', {
     predicate: (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/verifications',
     timeout: 30_000,
