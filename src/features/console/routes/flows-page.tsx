@@ -21,15 +21,15 @@ function FlowRow({ summary, query }: { summary: FlowSummary; query: UseQueryResu
         <th scope="row">
           <span className="flow-name">{summary.name}</span>
           <code className="muted flow-id">{summary.id}</code>
-        </th>
-        <td className="flow-asks">
-          {query.isPending && <Loading />}
+          <span className="flow-asks">
+            {query.isPending && <Loading />}
+            {query.data &&
+              (query.data.merits.length
+                ? query.data.merits.map((m) => t(`flows.merits.${m.type}`)).join(' · ')
+                : t('flows.noMerits'))}
+          </span>
           {query.isError && <LoadError error={query.error} onRetry={() => void query.refetch()} />}
-          {query.data &&
-            (query.data.merits.length
-              ? query.data.merits.map((m) => t(`flows.merits.${m.type}`)).join(' · ')
-              : t('flows.noMerits'))}
-        </td>
+        </th>
         <td>
           <div className="row-actions">
             <a className="button" href={wizardPath} target="_blank" rel="noopener">
@@ -51,7 +51,7 @@ function FlowRow({ summary, query }: { summary: FlowSummary; query: UseQueryResu
       </tr>
       {open && (
         <tr className="flow-details-row">
-          <td colSpan={3}>
+          <td colSpan={2}>
             <div id={detailsId} role="region" aria-label={t('flows.detailsOf', { name: summary.name })}>
               {query.data?.description && <p>{query.data.description}</p>}
               {query.data && <FlowMerits flow={query.data} />}
@@ -85,7 +85,7 @@ export function FlowsPage() {
         <DataTable
           caption={t('flows.caption')}
           className="flows-table"
-          columns={[t('flows.columns.flow'), t('flows.columns.asks'), t('flows.columns.actions')]}
+          columns={[t('flows.columns.flow'), t('flows.columns.actions')]}
         >
           {summaries.data.map((summary, index) => (
             <FlowRow key={summary.id} summary={summary} query={flows[index]} />
