@@ -179,7 +179,22 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(events.getByRole('row').filter({ hasText: 'Verification completed' })).toContainText(
     'Valid signature',
   );
-  await expect(page.getByRole('region', { name: 'Steps' })).toBeVisible();
+  const steps = page.getByRole('region', { name: 'Steps' });
+  // Data keys by their names, not raw keys ("IP address", never "Ip"); the face match in percent.
+  await expect(ConsolePage.definition(steps, 'IP address')).toHaveText('127.0.0.1');
+  await expect(steps.getByText(/^Ip$/)).toHaveCount(0);
+  const faceMatch = document.getByRole('article', { name: 'Face match' });
+  if (await faceMatch.count())
+    await expect(ConsolePage.definition(faceMatch, 'Score')).toHaveText(/^\d+(\.\d)?%$/);
+  const inputs = page.getByRole('table', { name: 'Each input of the verification and where it stands' });
+  await expect(inputs.getByRole('row')).toHaveCount(3);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-verification-${width}.png`,
+      fullPage: true,
+    });
+  }
 
   await page.getByText('Raw JSON').click();
   await expect(page.getByRole('group').filter({ hasText: 'Raw JSON' })).toContainText(verificationId);

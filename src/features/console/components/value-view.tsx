@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import {
   columnsOf,
+  formatDate,
   formatDateTime,
   formatNumber,
   humanizeKey,
@@ -51,6 +52,7 @@ function isPrimitive(value: unknown) {
 
 /** Any JSON value, readably: text, yes/no, media, lists, tables of records, nested definition lists. */
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A data key in the page's language ("ip" → "IP address"); unknown keys made readable. */
 export function useKeyLabel() {
@@ -80,6 +82,7 @@ export function ValueView({
   if (typeof value === 'string') {
     if (isMediaUrl(value)) return <MediaView src={value} label={keyLabel(name)} video={isVideoKey(name)} />;
     if (isoDateTime.test(value)) return <time dateTime={value}>{formatDateTime(value, i18n.language)}</time>;
+    if (isoDay.test(value)) return <time dateTime={value}>{formatDate(value, i18n.language)}</time>;
     return <>{value}</>;
   }
   if (Array.isArray(value)) {
