@@ -214,6 +214,8 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(review.getByRole('status')).toHaveText('Decision saved.');
   const summary = page.getByRole('region', { name: 'Summary' });
   await expect(ConsolePage.definition(summary, 'Status')).toHaveText(decision);
+  // RETENTION_DAYS after the last change (the default keeps nothing forever).
+  await expect(ConsolePage.definition(summary, 'To be deleted on')).toHaveText(/\d/);
   await expect(review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` })).toBeDisabled();
 
   // Erasure, after a confirmation: the verification and its media are gone.

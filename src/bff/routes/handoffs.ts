@@ -57,7 +57,8 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
   app.get('/api/verifications/:id/handoff', async (request, reply) => {
     const { id } = await ownVerification(request);
     const grant = await tokens.latest(id);
-    const { data } = await sync.refresh(id, request.id);
+    // Polled by the desktop while the phone works: a fetch under way will do.
+    const { data } = await sync.refresh(id, request.id, { fresh: false });
     const status = data.identity.status;
     const answer: HandoffState = {
       claimed: !!grant?.claimedAt,

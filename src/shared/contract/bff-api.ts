@@ -142,6 +142,13 @@ export const staffVerificationDetailSchema = z.object({
   data: verificationDataSchema.nullable(),
   events: z.array(storedEventSchema),
   summary: verificationSummarySchema,
+  /**
+   * The media paths (`/api/staff/media/<id>`) the BFF made of the service's media links in `data`:
+   * the console shows these as media and nothing else (a metadata value may look the same).
+   */
+  media: z.array(z.string()),
+  /** When the BFF's retention sweep deletes its copy (RETENTION_DAYS after the last change); null: kept. */
+  deletionDate: z.string().nullable(),
   inputs: z.array(inputStateSchema).default([]),
 });
 export type StaffVerificationDetail = z.infer<typeof staffVerificationDetailSchema>;

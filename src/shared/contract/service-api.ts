@@ -28,6 +28,10 @@ export const serviceErrorSchema = z.looseObject({
 });
 export type ServiceErrorBody = z.infer<typeof serviceErrorSchema>;
 
+/** GET /health (ext): 503 with `storage: "failing"` while files cannot be written (disk full). */
+export const serviceHealthSchema = z.object({ ok: z.boolean(), storage: z.enum(['ok', 'failing']) });
+export type ServiceHealth = z.infer<typeof serviceHealthSchema>;
+
 /** Metadata as an object, or as a JSON string of one (older clients send it serialized). */
 export const metadataSchema = z.union([
   metadataObjectSchema,

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import {
   columnsOf,
@@ -19,8 +19,17 @@ export function Unknown() {
   return <span className="muted">{t('common.unknown')}</span>;
 }
 
+/**
+ * The media paths the BFF made of the service's media links (`StaffVerificationDetail.media`): only
+ * these are fetched as media. Anything else that looks like one (a metadata value, say) stays text,
+ * so that data cannot make the staff member's browser request a path of its choosing.
+ */
+export const MediaLinks = createContext<ReadonlySet<string>>(new Set());
+
 export function MediaView({ src, label, video }: { src: string; label: string; video?: boolean }) {
+  const links = useContext(MediaLinks);
   const [broken, setBroken] = useState(false);
+  if (!links.has(src)) return <code>{src}</code>;
   // Media URLs carry no type: a PDF (custom document, statement) cannot show as an image, so it becomes a link.
   if (broken) {
     return (
@@ -72,6 +81,7 @@ export function ValueView({
   context?: NumberContext;
 }) {
   const { t, i18n } = useTranslation('console');
+  const links = useContext(MediaLinks);
   const keyLabel = useKeyLabel();
   if (value === null || value === undefined || value === '') return <Unknown />;
   if (typeof value === 'boolean') return <>{value ? t('common.yes') : t('common.no')}</>;
@@ -80,7 +90,8 @@ export function ValueView({
     return <>{scale ? t('detail.scoreOf', { score: text, max: scale.max }) : text}</>;
   }
   if (typeof value === 'string') {
-    if (isMediaUrl(value)) return <MediaView src={value} label={keyLabel(name)} video={isVideoKey(name)} />;
+    if (isMediaUrl(value) && links.has(value))
+      return <MediaView src={value} label={keyLabel(name)} video={isVideoKey(name)} />;
     if (isoDateTime.test(value)) return <time dateTime={value}>{formatDateTime(value, i18n.language)}</time>;
     if (isoDay.test(value)) return <time dateTime={value}>{formatDate(value, i18n.language)}</time>;
     return <>{value}</>;

@@ -15,7 +15,7 @@ import {
   InputsSection,
   StepsSection,
 } from './verification-sections';
-import { KeyValueList } from './value-view';
+import { KeyValueList, MediaLinks } from './value-view';
 
 beforeAll(async () => {
   addTranslations('console', { en, es, pt });
@@ -23,6 +23,13 @@ beforeAll(async () => {
 });
 
 const render = (node: React.ReactNode) => renderToStaticMarkup(node);
+/** As on a verification's page: the media links the BFF listed for its data. */
+const withMedia = (node: React.ReactNode) =>
+  render(
+    <MediaLinks.Provider value={new Set(['/api/staff/media/v1', '/api/staff/media/p1'])}>
+      {node}
+    </MediaLinks.Provider>,
+  );
 
 const data = verificationDataSchema.parse({
   id: 'ver-1',
@@ -70,7 +77,7 @@ describe('verification sections', () => {
   const view = toVerificationView(data)!;
 
   it('shows steps with their media and data, readably', () => {
-    const html = render(<StepsSection steps={view.steps} />);
+    const html = withMedia(<StepsSection steps={view.steps} />);
     expect(html).toContain('<h3>Liveness</h3>');
     expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video"/);
     expect(html).toContain('IP validation');
@@ -79,7 +86,7 @@ describe('verification sections', () => {
   });
 
   it('shows documents with photos, fields and check errors', () => {
-    const html = render(<DocumentsSection documents={view.documents} />);
+    const html = withMedia(<DocumentsSection documents={view.documents} />);
     expect(html).toContain('National ID card · Argentina');
     expect(html).toContain('src="/api/staff/media/p1" alt="National ID card, photo 1 of 1"');
     expect(html).toContain('<dt>Full name</dt><dd>Ana Pérez</dd>');
@@ -244,20 +251,42 @@ describe('inputs, scores and labels', () => {
 describe('value view', () => {
   it('shows times, field-shaped records and media readably', () => {
     const html = render(
-      <KeyValueList
-        data={{
-          checkedAt: '2026-01-02T03:04:05Z',
-          curp: { value: 'MUEM900215MDFSJR08', label: 'CURP' },
-          selfieMedia: '/api/staff/media/m1',
-          tags: ['a', null],
-          empty: [],
-        }}
-      />,
+      <MediaLinks.Provider value={new Set(['/api/staff/media/m1'])}>
+        <KeyValueList
+          data={{
+            checkedAt: '2026-01-02T03:04:05Z',
+            curp: { value: 'MUEM900215MDFSJR08', label: 'CURP' },
+            selfieMedia: '/api/staff/media/m1',
+            tags: ['a', null],
+            empty: [],
+          }}
+        />
+      </MediaLinks.Provider>,
     );
     expect(html).toMatch(/<time dateTime="2026-01-02T03:04:05Z">[^<]*2026[^<]*<\/time>/);
     expect(html).toContain('<dt>CURP</dt><dd>MUEM900215MDFSJR08</dd>');
     expect(html).toContain('<img class="media" src="/api/staff/media/m1" alt="Selfie media"/>');
     expect(html).toContain('<dd>a, unknown</dd>');
     expect(html).toContain('<dt>Empty</dt><dd><span class="muted">None</span></dd>');
+  });
+
+  it('fetches as media only what the BFF made a media link, not a value that looks like one', () => {
+    const html = render(
+      <MediaLinks.Provider value={new Set(['/api/staff/media/m1'])}>
+        <KeyValueList
+          data={{
+            avatar: '/api/staff/media/m2',
+            trick: '/api/staff/media/../logout',
+            real: '/api/staff/media/m1',
+          }}
+        />
+      </MediaLinks.Provider>,
+    );
+    expect(html).toContain('<dt>Avatar</dt><dd>/api/staff/media/m2</dd>');
+    expect(html).toContain('<dt>Trick</dt><dd>/api/staff/media/../logout</dd>');
+    expect(html).toContain('src="/api/staff/media/m1"');
+    expect(html).not.toContain('src="/api/staff/media/m2"');
+    // Outside a verification's page (no list), nothing is media.
+    expect(render(<KeyValueList data={{ a: '/api/staff/media/m1' }} />)).not.toContain('<img');
   });
 });
