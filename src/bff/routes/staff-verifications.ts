@@ -9,6 +9,7 @@ import { identityStatus, type VerificationData } from '@/shared/contract/verific
 import { bffPaths } from '@/shared/contract/bff-paths';
 import type { BffDeps } from '../deps';
 import { BffHttpError, notFound } from '../errors';
+import { inputStatesOf } from '../lib/input-states';
 import { rewriteMediaUrls } from '../lib/media-urls';
 import { RetentionSweep } from '../lib/retention';
 import { envelopeOf } from '../upstream/upstream-client';
@@ -48,6 +49,7 @@ export function staffVerificationRoutes(
       events: events.map((event) => ({ ...event, body: forBrowser(event.body) })),
       summary: stored.summary,
       deletionDate: RetentionSweep.deletionDate(config.retentionDays, stored.summary.updatedAt),
+      inputs: inputStatesOf(data, events),
     };
   };
 

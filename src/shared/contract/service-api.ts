@@ -76,6 +76,8 @@ export const flowInputSchema = z.object({
   status: z.union([z.literal(0), z.literal(100), z.literal(200)]),
   group: z.number().int().min(0).optional(),
   optional: z.boolean().optional(),
+  /** A refused input's error code, while it waits for a retake (ext: the embedded service's). */
+  errorCode: z.string().optional(),
 });
 
 export type FlowInput = z.infer<typeof flowInputSchema>;

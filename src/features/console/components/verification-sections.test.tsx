@@ -12,6 +12,7 @@ import {
   ComputedSection,
   DocumentsSection,
   EventsSection,
+  InputsSection,
   StepsSection,
 } from './verification-sections';
 import { KeyValueList, MediaLinks } from './value-view';
@@ -78,10 +79,10 @@ describe('verification sections', () => {
   it('shows steps with their media and data, readably', () => {
     const html = withMedia(<StepsSection steps={view.steps} />);
     expect(html).toContain('<h3>Liveness</h3>');
-    expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video url"/);
+    expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video"/);
     expect(html).toContain('IP validation');
     expect(html).toContain('<dt>City</dt><dd>Rosario</dd>');
-    expect(html).toContain('<dt>Is proxy</dt><dd>No</dd>');
+    expect(html).toContain('<dt>Proxy</dt><dd>No</dd>');
   });
 
   it('shows documents with photos, fields and check errors', () => {
@@ -105,7 +106,9 @@ describe('verification sections', () => {
     const html = render(<BankSection bank={view.bank!} />);
     expect(html).toContain('<caption>Transactions of the bank statement</caption>');
     expect(html).toContain('<th scope="col">Description</th>');
-    expect(html).toContain('<td>-20.5</td>');
+    // Sums of money in the statement's currency, in the page's language.
+    expect(html).toContain('<td class="number">-R$20.50</td>');
+    expect(html).toContain('<dt>Current balance</dt><dd>R$1,000.00</dd>');
     expect(html).toContain('<dt>Available balance</dt><dd><span class="muted">unknown</span></dd>');
   });
 
@@ -171,9 +174,9 @@ describe('verification sections', () => {
     };
     const html = render(<CreditCheckCard record={record} />);
     expect(html).toContain('Brazil: CPF 123.456.789-09');
-    expect(html).toContain('<dt>Score</dt><dd>712</dd>');
+    expect(html).toContain('<dt>Score</dt><dd>712 / 900</dd>');
     expect(html).toContain('<caption>Debts</caption>');
-    expect(html).toContain('<dt>Synthetic</dt><dd>Yes</dd>');
+    expect(html).toContain('<dt>Synthetic data</dt><dd>Yes</dd>');
     const pending = render(
       <CreditCheckCard record={{ ...record, status: 'pending', result: null, completedAt: null }} />,
     );
@@ -188,6 +191,59 @@ describe('verification sections', () => {
     expect(folded).toContain('<details class="result"><summary>Result</summary>');
     await setLanguage('es');
     expect(render(<CreditCheckCard record={record} />)).toContain('Brasil: CPF');
+    await setLanguage('en');
+  });
+});
+
+describe('inputs, scores and labels', () => {
+  it('shows each input with why it is pending, in words, in English and Spanish', async () => {
+    await setLanguage('en');
+    const inputs = [
+      {
+        input: 'document-photo' as const,
+        group: 0,
+        documentType: 'national-id',
+        state: 'waitingForBack' as const,
+      },
+      { input: 'selfie-photo' as const, state: 'refused' as const, code: 'selfiePhoto.sunGlasses' },
+      { input: 'custom-fields' as const, state: 'notSent' as const },
+      { input: 'selfie-video' as const, state: 'failed' as const, code: 'no.suchCode' },
+    ];
+    const html = render(<InputsSection inputs={inputs} />);
+    expect(html).toContain('<caption>Each input of the verification and where it stands</caption>');
+    expect(html).toContain('<th scope="row">Identity document: National ID card</th>');
+    expect(html).toContain('Waiting for the back side.');
+    expect(html).toContain('You seem to be wearing sunglasses. Waiting for the person to take it again.');
+    expect(html).toContain('The person has not sent it yet.');
+    expect(html).toContain('Error code no.suchCode. A check failed.');
+    expect(render(<InputsSection inputs={[]} />)).toBe('');
+    await setLanguage('es');
+    const es = render(<InputsSection inputs={inputs} />);
+    expect(es).toContain('Esperando el reverso.');
+    expect(es).not.toContain('sunglasses');
+    await setLanguage('en');
+  });
+
+  it('a face match as a percentage, an IP address by its name, no raw keys', async () => {
+    await setLanguage('en');
+    const steps = [
+      { id: 'facematch', status: 200 as const, data: { score: 82.57 } },
+      { id: 'ip-validation', status: 200 as const, data: { ip: '127.0.0.1', isLocal: true } },
+      {
+        id: 'facematch',
+        status: 200 as const,
+        error: { type: 'StepError', code: 'facematch.mismatch', message: 'the selfie does not match' },
+      },
+    ];
+    const html = render(<StepsSection steps={steps} />);
+    expect(html).toContain('<dt>Score</dt><dd>82.6%</dd>');
+    expect(html).toContain('<dt>IP address</dt><dd>127.0.0.1</dd>');
+    expect(html).toContain(
+      'Failed: The selfie does not match the portrait on the document. (facematch.mismatch)',
+    );
+    expect(html).not.toMatch(/<dt>Ip<\/dt>/);
+    await setLanguage('pt');
+    expect(render(<StepsSection steps={steps} />)).toContain('<dt>Endereço IP</dt>');
     await setLanguage('en');
   });
 });

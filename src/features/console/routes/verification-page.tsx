@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { planFlow } from '@/shared/flow-plan';
 import { useTranslation } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
@@ -12,6 +13,7 @@ import {
   DetailCard,
   DocumentsSection,
   EventsSection,
+  InputsSection,
   RawData,
   StepsSection,
 } from '../components/verification-sections';
@@ -55,6 +57,19 @@ export function VerificationPage({ id }: { id: string }) {
       ]),
     );
   }, [flowQuery?.data, language, t, i18n.language]);
+
+  const customDocumentNames = useMemo(() => {
+    const flow = flowQuery?.data;
+    if (!flow) return new Map<number, string>();
+    const texts = flow.translations?.[language]?.documents ?? {};
+    return new Map(
+      planFlow(flow).documents.flatMap((d) =>
+        d.kind === 'custom' && (texts[d.doc.type] ?? d.doc.name)
+          ? [[d.group, texts[d.doc.type] ?? d.doc.name!] as const]
+          : [],
+      ),
+    );
+  }, [flowQuery?.data, language]);
 
   return (
     <section aria-labelledby="console-verification-title" className="verification">
@@ -112,6 +127,10 @@ export function VerificationPage({ id }: { id: string }) {
               </>
             )}
           </DetailCard>
+          <InputsSection
+            inputs={query.data.inputs}
+            documentName={(group) => customDocumentNames.get(group)}
+          />
           {view ? (
             <>
               <StepsSection steps={view.steps} />
