@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
+import type { ImageMetrics } from '@/shared/image-metrics';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';
 import { FilePreview } from './file-preview';
@@ -77,7 +78,7 @@ export function CaptureField({
   // A browser check's reason, or the service's code where the browser saw what the service would say.
   const [problem, setProblem] = useState<ClientReason | ErrorCode | null>(null);
   const [cameraState, setCameraState] = useState<CameraState>('closed');
-  const [shot, setShot] = useState<{ file: File; url: string } | null>(null);
+  const [shot, setShot] = useState<{ file: File; url: string; measured?: ImageMetrics } | null>(null);
   const [dragging, setDragging] = useState(false);
   // After a file is taken, focus goes to its preview, so that keyboard and screen-reader users
   // hear what happened and continue from there, not from the top of the page.
@@ -98,7 +99,7 @@ export function CaptureField({
     if (cameraState === 'tips' || cameraState === 'confirm') sheet.current?.querySelector('button')?.focus();
   }, [cameraState]);
 
-  async function take(chosen: File, fromCamera = false) {
+  async function take(chosen: File, fromCamera = false, measured?: ImageMetrics) {
     setBusy(true);
     setProblem(null);
     try {
@@ -146,6 +147,8 @@ export function CaptureField({
           kind: checkKind,
           ...(otherSide ? { otherSide } : {}),
           ...(pdf417 ? { pdf417 } : {}),
+          // A camera shot was measured from the frame it was encoded from: not decoded again.
+          ...(measured ? { measured } : {}),
         });
         if (!result.ok) return setProblem(result.reason as ClientReason);
         focusPreview.current = true;
@@ -175,13 +178,13 @@ export function CaptureField({
     setCameraState(reason);
     fileInput.current?.focus();
   };
-  const onCaptured = (file: File) => {
+  const onCaptured = (file: File, measured?: ImageMetrics) => {
     if (camera === 'video') {
       setCameraState('closed');
       void take(file, true);
       return;
     }
-    setShot({ file, url: URL.createObjectURL(file) });
+    setShot({ file, url: URL.createObjectURL(file), ...(measured ? { measured } : {}) });
     setCameraState('confirm');
   };
   const closeCamera = () => {
@@ -258,7 +261,7 @@ export function CaptureField({
               type="button"
               onClick={() => {
                 setCameraState('closed');
-                void take(shot.file, true);
+                void take(shot.file, true, shot.measured);
               }}
             >
               {t('capture.usePhoto')}
