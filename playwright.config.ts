@@ -4,6 +4,9 @@ const port = Number(process.env.E2E_PORT ?? 18080);
 const servicePort = port + 1;
 // `E2E_DATABASE_URL`: the product on PostgreSQL (BFF store and service outbox) instead of SQLite.
 const databaseUrl = process.env.E2E_DATABASE_URL;
+// `E2E_DIST`: a build another run made already (npm test builds once for both of its runs).
+const prebuilt = process.env.E2E_DIST;
+const dist = prebuilt ?? `test-results/dist-${port}`;
 
 export const chromiumArgs = [
   '--no-sandbox',
@@ -37,7 +40,7 @@ export default defineConfig({
     // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
     // `npm start` with its own build folders (the SPA, and the servers beside it in …-server), so
     // that parallel runs on other ports do not share dist/.
-    command: `npx vite build --outDir test-results/dist-${port} --emptyOutDir && node test-results/dist-${port}-server/start.js`,
+    command: `${prebuilt ? '' : `npx vite build --outDir ${dist} --emptyOutDir && `}node ${dist}-server/start.js`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -46,7 +49,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(port),
-      STATIC_DIR: `test-results/dist-${port}`,
+      STATIC_DIR: dist,
       SERVICE_PORT: String(servicePort),
       DATA_DIR: `test-results/e2e-data-${Date.now()}`,
       UPLOAD_WAIT_SECONDS: '4',

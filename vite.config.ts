@@ -84,6 +84,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at once even on two cores: most integration tests wait on servers, timers and
+    // child processes more than they compute.
+    maxWorkers: 2,
     // Integration tests run real servers and timers; on a CI machine shared with others, a second
     // try tells a load hiccup from a bug (.ci/test.mjs lists any test that still fails).
     retry: process.env.CI ? 2 : 0,

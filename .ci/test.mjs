@@ -109,6 +109,8 @@ countPlaywright(
       E2E_DATABASE_URL: e2eDatabase.toString(),
       E2E_JSON: `${results}/playwright-pg.json`,
       E2E_PORT: String(Number(process.env.E2E_PORT ?? 18080) + 10),
+      // The same build as the run above: only the store differs.
+      E2E_DIST: `${results}/dist-${process.env.E2E_PORT ?? 18080}`,
     },
   ),
   `${results}/playwright-pg.json`,

@@ -1,4 +1,13 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -19,6 +28,46 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
+ * Compressed copies of earlier builds, by content: most of a build's bytes (the face models, wasm,
+ * pdf.js) are the same from one build to the next, and brotli at its strongest setting is most
+ * of the build's time. Keyed by the bytes, the mode and the settings, so a hit is always right.
+ */
+const cacheDir = path.resolve('node_modules/.cache/idv-precompress');
+const settingsVersion = 'q11-gz9-v1';
+
+async function compressBoth(raw: Buffer, wasm: boolean): Promise<[Buffer, Buffer]> {
+  const key = createHash('sha256')
+    .update(settingsVersion)
+    .update(wasm ? 'g' : 't')
+    .update(raw)
+    .digest('hex');
+  const cached = [path.join(cacheDir, `${key}.br`), path.join(cacheDir, `${key}.gz`)] as const;
+  if (existsSync(cached[0]) && existsSync(cached[1]))
+    return [readFileSync(cached[0]), readFileSync(cached[1])];
+  const both = await Promise.all([
+    brotli(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [constants.BROTLI_PARAM_MODE]: wasm ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gz(raw, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    // Written aside and renamed: a build stopped mid-write leaves no truncated entry to hit.
+    cached.forEach((file, i) => {
+      writeFileSync(`${file}.${process.pid}`, both[i]);
+      renameSync(`${file}.${process.pid}`, file);
+    });
+  } catch {
+    // A read-only node_modules only costs the next build its time.
+  }
+  return both;
+}
+
+/**
  * Writes `<file>.br` and `<file>.gz` beside every compressible file of a built folder, at the
  * strongest settings (paid once at build time, not per request), so that the BFF serves them
  * as they are. A compressed copy that would not be smaller is not written.
@@ -28,18 +77,7 @@ export async function precompressDir(dir: string) {
   const sizes = await Promise.all(
     files.map(async (file) => {
       const raw = readFileSync(file);
-      const [br, gzipped] = await Promise.all([
-        brotli(raw, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-            [constants.BROTLI_PARAM_MODE]: file.endsWith('.wasm')
-              ? constants.BROTLI_MODE_GENERIC
-              : constants.BROTLI_MODE_TEXT,
-          },
-        }),
-        gz(raw, { level: constants.Z_BEST_COMPRESSION }),
-      ]);
+      const [br, gzipped] = await compressBoth(raw, file.endsWith('.wasm'));
       if (br.length < raw.length) writeFileSync(`${file}.br`, br);
       if (gzipped.length < raw.length) writeFileSync(`${file}.gz`, gzipped);
       return {

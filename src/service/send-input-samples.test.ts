@@ -131,27 +131,22 @@ async function send(entry: SampleEntry, options: { password?: string | undefined
 describe('every error code of send-input through the real API', () => {
   const produced = new Set<ErrorCode>();
 
-  it('answers each committed sample with the code its manifest names', async () => {
-    // A few at a time: each sample has its own verification, and sharp works on its own threads.
-    const queue = [...loadSamples()];
-    const worker = async () => {
-      for (let entry = queue.shift(); entry; entry = queue.shift()) await checkSample(entry);
-    };
-    await Promise.all([worker(), worker(), worker()]);
-  }, 120_000);
-
-  async function checkSample(entry: SampleEntry) {
-    const result = await send(entry);
-    expect(result.result ? null : result.error?.code, entry.file).toBe(entry.expectedCode);
-    if (!result.result) {
-      produced.add(result.error!.code);
-      expect(result.error!.type).toBe(
-        ['documentPhoto.unexpectedData', 'voiceVideo.conversionFailed'].includes(result.error!.code)
-          ? 'SystemError'
-          : 'ValidationError',
-      );
-    }
-  }
+  // One test a sample, a few at a time (Vitest's maxConcurrency): each sample has its own
+  // verification, and the service's checks run on its own worker threads.
+  describe.concurrent('each committed sample gets the code its manifest names', () => {
+    it.each(loadSamples().map((entry) => [entry.file, entry] as const))('%s', async (_file, entry) => {
+      const result = await send(entry);
+      expect(result.result ? null : result.error?.code, entry.file).toBe(entry.expectedCode);
+      if (!result.result) {
+        produced.add(result.error!.code);
+        expect(result.error!.type).toBe(
+          ['documentPhoto.unexpectedData', 'voiceVideo.conversionFailed'].includes(result.error!.code)
+            ? 'SystemError'
+            : 'ValidationError',
+        );
+      }
+    });
+  });
 
   it('asks for the password of a protected statement and refuses a wrong one', async () => {
     const protectedStatement = loadSamples().find((s) => s.field === 'bank-document' && s.password)!;

@@ -65,7 +65,7 @@ async function check(
 
 const samples = loadSamples();
 
-describe('every committed sample gets its expected code', () => {
+describe('the committed samples, checked one by one', () => {
   it('has a sample for every code the checks produce from a file', () => {
     const codes = new Set(samples.map((s) => s.expectedCode));
     for (const code of [
@@ -97,8 +97,15 @@ describe('every committed sample gets its expected code', () => {
     },
   );
 
-  it.each(samples.filter((s) => hasFfmpeg || !needsFrames(s)).map((s) => [s.file, s] as const))(
-    '%s',
+  // The code each sample gets is asserted through the real API (send-input-samples.test.ts); here
+  // only the samples whose checks also hand over facts (the person read, the statement parsed, a
+  // clean document's measures), which the API does not answer.
+  const withFacts = (s: SampleEntry) =>
+    (s.person !== undefined && s.expectedCode !== 'documentPhoto.smallImageSize') ||
+    s.statement !== undefined ||
+    (s.field === 'document' && s.expectedCode === null);
+  it.each(samples.filter(withFacts).map((s) => [s.file, s] as const))(
+    '%s: its code and the facts it hands over',
     async (_file, entry) => {
       const outcome: CheckOutcome = await check(entry);
       expect(outcome.code, outcome.message).toBe(entry.expectedCode);
