@@ -39,14 +39,24 @@ export async function preparePhoto(
   const target = photoWorker();
   if (target) {
     const id = nextId++;
+    let transferred = !(source instanceof Blob);
     const answer = await new Promise<PhotoOutcome | null | undefined>((resolve) => {
       pending.set(id, resolve);
-      const transfer = source instanceof Blob ? [] : [source];
-      target.postMessage({ id, source, job } satisfies PhotoRequest, transfer);
+      try {
+        target.postMessage(
+          { id, source, job } satisfies PhotoRequest,
+          source instanceof Blob ? [] : [source],
+        );
+      } catch {
+        // A browser that cannot transfer a VideoFrame to a worker: the page does the work.
+        transferred = false;
+        pending.delete(id);
+        resolve(undefined);
+      }
     });
     if (answer !== undefined) return answer;
     // A transferred frame is gone with the worker.
-    if (!(source instanceof Blob)) return null;
+    if (transferred) return null;
   }
   const pixels =
     typeof VideoFrame === 'function' && source instanceof VideoFrame
