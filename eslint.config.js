@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 const browserCode = ['src/app/**', 'src/features/**', 'src/lib/**'];
-const serverCode = ['src/bff/**', 'src/service/**', 'src/start.ts'];
+const serverCode = ['src/bff/**', 'src/service/**', 'src/server-shared/**', 'src/start.ts'];
 // typescript-eslint turns off no-undef (TypeScript resolves names), so `globals` alone would not
 // keep Node out of the browser or the DOM out of the servers: the other side's names are banned.
 const onlyIn = (side, other) => Object.keys(side).filter((name) => !(name in other));
@@ -30,13 +30,15 @@ function boundaryViolation(fromFile, toFile) {
   const [fromArea, fromFeature] = from.slice(1);
   const [toArea, toFeature] = to[0] === 'src' ? to.slice(1) : [to[0]];
   const browser = ['app', 'features', 'lib'];
-  const server = ['bff', 'service'];
+  const server = ['bff', 'service', 'server-shared'];
   if (fromArea === 'features' && toArea === 'features' && toFeature !== fromFeature)
     return `features do not import each other (${fromFeature} → ${toFeature}): move what both need to src/lib or src/shared`;
   if (fromArea === 'lib' && (toArea === 'app' || toArea === 'features'))
     return 'src/lib is used by the app and the features, so it imports neither';
   if (fromArea === 'bff' && toArea === 'service')
     return 'the BFF talks to the service over HTTP only (the hosted service has no code to import)';
+  if (fromArea === 'server-shared' && (toArea === 'bff' || toArea === 'service'))
+    return 'src/server-shared is used by the BFF and the service, so it imports neither';
   if (server.includes(fromArea) && browser.includes(toArea))
     return 'server code does not import browser code';
   if (isTestFile(fromFile)) return null;

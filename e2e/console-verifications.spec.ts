@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { CreatedVerification } from '@/shared/contract/bff-api';
 import { ageToday, ConsolePage } from './fixtures/console-page';
-import { sample } from './fixtures/samples';
+import { sample, samplePath } from './fixtures/samples';
+import { mxCustomFieldsInputs, sendInputForm, type UploadPart } from './fixtures/send-input-form';
 import { WizardPage } from './fixtures/wizard-page';
 
 test.use({ locale: 'en-US' });
@@ -25,20 +27,35 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   const staff = new ConsolePage(page);
   await staff.openLoggedIn('/console/flows');
   expect(scripts.filter((path) => path.includes('console-app'))).toHaveLength(1);
+  // A compact table: one row per flow, its details on demand.
+  const flows = page.getByRole('table', { name: 'Flows and what each asks for' });
+  const row = (name: string) => flows.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
   for (const name of [
     flowName,
     'Passport and proof of residency',
     'Brazil: ID or driving licence, income proof and bank statement',
   ]) {
-    await expect(page.getByRole('article', { name })).toBeVisible();
+    await expect(row(name)).toBeVisible();
   }
-  const card = page.getByRole('article', { name: flowName });
+  await expect(row(flowName)).toContainText('Document verification · Biometric verification');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `test-results/screenshots/console-flows-${width}.png`, fullPage: true });
+  }
+  const details = row(flowName).getByRole('button', { name: `Details (${flowName})` });
+  await expect(details).toHaveAttribute('aria-expanded', 'false');
+  await details.click();
+  await expect(row(flowName).getByRole('button', { name: `Hide details (${flowName})` })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  const card = page.getByRole('region', { name: `Details of ${flowName}` });
   const documents = card.getByRole('table', { name: 'Documents asked for, in order' });
   await expect(documents.getByRole('row').nth(1)).toHaveText(/National ID card.*Argentina.*PDF417 barcode/);
   await expect(card.getByRole('heading', { name: 'Biometric verification' })).toBeVisible();
   await expect(card.getByText('A selfie photo, matched against the document')).toBeVisible();
   await expect(
-    card.getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }),
+    row(flowName).getByRole('link', { name: `Start demo of ${flowName} (opens in a new tab)` }),
   ).toHaveAttribute('href', '/verify/ar-national-id');
 
   const link = `${baseURL}/verify/ar-national-id`;
@@ -52,11 +69,26 @@ test('flows: merits readable, demo link, copyable phone link and QR code', async
   await expect(qr).toBeVisible();
   expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-flow-details-${width}.png`,
+      fullPage: true,
+    });
+  }
+
   // Other flows are described too: custom fields, custom documents, bank data.
-  const mexico = page.getByRole('article', { name: /^Mexico/ });
+  for (const name of [/^Mexico/, /^Brazil/]) {
+    await flows
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name }) })
+      .getByRole('button', { name: /^Details/ })
+      .click();
+  }
+  const mexico = page.getByRole('region', { name: /^Details of Mexico/ });
   await expect(mexico.getByText('A liveness video')).toBeVisible();
   await expect(mexico.getByRole('table', { name: /^Form fields/ })).toBeVisible();
-  const brazil = page.getByRole('article', { name: /^Brazil/ });
+  const brazil = page.getByRole('region', { name: /^Details of Brazil/ });
   await expect(brazil.getByRole('heading', { name: 'Bank account data' })).toBeVisible();
 
   expect(await staff.seriousViolations()).toEqual([]);
@@ -70,7 +102,10 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await staff.openLoggedIn('/console/flows');
 
   // Start the demo: the wizard opens in a second tab; the verification it creates is noted.
-  const card = page.getByRole('article', { name: flowName });
+  const card = page
+    .getByRole('table', { name: 'Flows and what each asks for' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: flowName }) });
   const created = context.waitForEvent('response', {
     predicate: (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/verifications',
     timeout: 30_000,
@@ -144,7 +179,22 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(events.getByRole('row').filter({ hasText: 'Verification completed' })).toContainText(
     'Valid signature',
   );
-  await expect(page.getByRole('region', { name: 'Steps' })).toBeVisible();
+  const steps = page.getByRole('region', { name: 'Steps' });
+  // Data keys by their names, not raw keys ("IP address", never "Ip"); the face match in percent.
+  await expect(ConsolePage.definition(steps, 'IP address')).toHaveText('127.0.0.1');
+  await expect(steps.getByText(/^Ip$/)).toHaveCount(0);
+  const faceMatch = document.getByRole('article', { name: 'Face match' });
+  if (await faceMatch.count())
+    await expect(ConsolePage.definition(faceMatch, 'Score')).toHaveText(/^\d+(\.\d)?%$/);
+  const inputs = page.getByRole('table', { name: 'Each input of the verification and where it stands' });
+  await expect(inputs.getByRole('row')).toHaveCount(3);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-verification-${width}.png`,
+      fullPage: true,
+    });
+  }
 
   await page.getByText('Raw JSON').click();
   await expect(page.getByRole('group').filter({ hasText: 'Raw JSON' })).toContainText(verificationId);
@@ -164,6 +214,8 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(review.getByRole('status')).toHaveText('Decision saved.');
   const summary = page.getByRole('region', { name: 'Summary' });
   await expect(ConsolePage.definition(summary, 'Status')).toHaveText(decision);
+  // RETENTION_DAYS after the last change (the default keeps nothing forever).
+  await expect(ConsolePage.definition(summary, 'To be deleted on')).toHaveText(/\d/);
   await expect(review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` })).toBeDisabled();
 
   // Erasure, after a confirmation: the verification and its media are gone.
@@ -178,4 +230,65 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(page.getByRole('link', { name: verificationId })).toHaveCount(0);
   expect((await page.request.get(photoUrl)).status()).toBe(404);
   expect((await page.request.get(`/api/staff/verifications/${verificationId}`)).status()).toBe(404);
+});
+
+test('a pending verification: each input and why it waits, the form answers, in words', async ({ page }) => {
+  const staff = new ConsolePage(page);
+  await staff.openLoggedIn('/console');
+  // The person's side through the BFF's own API, with real files: the INE's front and the form,
+  // then a video in which no face can be seen (refused), nothing for the proof of address.
+  const created = (await (
+    await page.request.post('/api/verifications', { data: { flowId: 'mx-ine-full' } })
+  ).json()) as CreatedVerification;
+  const sendInput = (inputs: unknown[], files: UploadPart[]) =>
+    page.request.post(`/api/identities/${created.identity}/send-input`, {
+      multipart: sendInputForm(inputs, files),
+    });
+  const front = await sendInput(
+    [
+      {
+        inputType: 'document-photo',
+        group: 0,
+        data: { type: 'national-id', country: 'MX', page: 'front', filename: 'front.jpg' },
+      },
+      ...mxCustomFieldsInputs,
+    ],
+    [{ field: 'document', name: 'front.jpg', bytes: readFileSync(samplePath('mx-ine-front.jpg')) }],
+  );
+  expect(front.status()).toBe(201);
+  const video = await sendInput(
+    [{ inputType: 'selfie-video', data: { filename: 'video.mp4' } }],
+    [{ field: 'video', name: 'video.mp4', bytes: readFileSync(samplePath('video-no-face.mp4')) }],
+  );
+  expect(video.status()).toBe(201);
+
+  await page.goto(`/console/verifications/${created.verificationId}`);
+  const inputs = page.getByRole('table', { name: 'Each input of the verification and where it stands' });
+  const row = (name: string) =>
+    inputs.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+  await expect(row('Identity document: National ID card')).toContainText('Waiting for the back side.');
+  await expect(row('Selfie video')).toContainText('Refused');
+  await expect(row('Selfie video')).toContainText(
+    'No face could be seen in the video. Waiting for the person to take it again.',
+  );
+  await expect(row('Document: Proof of address')).toContainText('The person has not sent it yet.');
+  await expect(row('Form answers')).toContainText('Received');
+  const answers = page.getByRole('region', { name: 'Form answers' });
+  await expect(ConsolePage.definition(answers, 'CURP')).toHaveText('GODE561231HDFRRN04');
+  await expect(ConsolePage.definition(answers, 'Occupation')).toHaveText('Employee');
+  expect(await staff.seriousViolations()).toEqual([]);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({
+      path: `test-results/screenshots/console-verification-pending-${width}.png`,
+      fullPage: true,
+    });
+  }
+  // In Spanish: the same reasons, in its words.
+  await page.getByLabel('Language').selectOption('es');
+  const entradas = page.getByRole('table', { name: 'Cada entrada de la verificación y su estado' });
+  await expect(entradas).toContainText('Esperando que la persona lo vuelva a tomar.');
+  await expect(entradas).toContainText('Esperando el reverso.');
+  await expect(entradas).toContainText('No se ve ninguna cara en el video.');
+  await staff.expectFitsNarrowScreens();
 });

@@ -34,26 +34,64 @@ test.describe('wizard: retakes', () => {
     ]);
   });
 
-  test('selfiePhoto: only the retaken selfie is sent again', async ({ page }) => {
+  test('selfiePhoto and a side the browser refuses at the send: one screen, only they go again', async ({
+    page,
+  }) => {
     const wizard = new WizardPage(page);
     await wizard.recordSendInputs();
     await wizard.start('ar-national-id');
     await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
+    // The front is taken again, with the back's picture: alone it passes; beside the back it is
+    // the same side twice, which the browser tells at the send instead of sending it.
+    await wizard.button('Back').click();
+    await wizard.button('Back').click();
+    await wizard.upload('ar-national-id-back.jpg');
+    await wizard.continue();
+    await wizard.continue();
     await wizard.selfie('selfie-sun-glasses.jpg');
     await wizard.send();
-    await expect(page.getByText('You seem to be wearing sunglasses.')).toBeVisible();
+    await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
+    await expect(page.getByText('2 captures were not accepted.', { exact: false })).toBeVisible();
+    const front = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Identity document: Front side' }) });
+    await expect(front).toContainText('This looks like the same side as before.');
+    await expect(front).toContainText('Found on this device before sending; it was not sent.');
+    const selfie = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Selfie' }) });
+    await expect(selfie).toContainText('You seem to be wearing sunglasses.');
+    await expect(selfie).not.toContainText('Found on this device');
+    await wizard.expectAccessible('failures found here and by the service');
+    await wizard.expectNamesMatchText('failures found here and by the service');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await wizard.screenshot('failures-all-at-once');
+    }
+    // Nothing the browser refused was sent: the back and the selfie only.
+    const first = await wizard.sentInputs(0);
+    expect(first.inputs.map((i) => [i.inputType, i.data.page ?? null])).toEqual([
+      ['document-photo', 'back'],
+      ['selfie-photo', null],
+    ]);
+    await wizard.button('Take again: Identity document: Front side').click();
+    await expect(page.getByRole('alert').first()).toContainText('This looks like the same side as before.');
+    await wizard.upload('ar-national-id-front.jpg');
+    await wizard.continue();
     await wizard.button('Take again: Selfie').click();
     await wizard.expectStep('Selfie');
     await expect(page.getByRole('alert').first()).toContainText('Take off your sunglasses');
     await wizard.selfie('selfie.jpg');
-    await expect(page.getByText('Accepted')).toHaveCount(2);
+    await expect(page.getByText('Accepted')).toHaveCount(1);
     await wizard.send();
     await wizard.expectDone();
     const second = await wizard.sentInputs(1);
-    expect(second.inputs).toEqual([
-      { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
+    expect(second.inputs.map((i) => [i.inputType, i.data.page ?? null])).toEqual([
+      ['document-photo', 'front'],
+      ['selfie-photo', null],
     ]);
-    expect(second.files).toEqual([{ field: 'selfie', filename: 'selfie.jpg' }]);
+    expect(second.files).toEqual([
+      { field: 'document', filename: 'doc-0-front.jpg' },
+      { field: 'selfie', filename: 'selfie.jpg' },
+    ]);
   });
 
   test('CustomDocumentPhoto refused before sending, in the service words; voiceVideo after', async ({

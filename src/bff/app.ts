@@ -17,7 +17,7 @@ import { EventHub } from './lib/event-hub';
 import { LoginLimiter } from './lib/login-limiter';
 import { Reconciler } from './lib/reconcile';
 import { RetentionSweep } from './lib/retention';
-import { guardOpenRoutes } from './lib/open-route-guard';
+import { guardOpenRoutes } from '@/server-shared/open-route-guard';
 import { securityHeaders } from './lib/security-headers';
 import { VerificationSync } from './lib/verification-sync';
 import { brandRoutes } from './routes/brand';

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pacedForm } from '../../e2e/fixtures/send-input-form';
 import {
   bffErrorSchema,
   createdVerificationSchema,
+  staffVerificationDetailSchema,
   verificationStatusSchema,
   type CreatedVerification,
 } from '@/shared/contract/bff-api';
@@ -70,7 +72,13 @@ describe('capture API through the BFF', () => {
 
   it('streams a full send-input with real images and passes the per-input answer through', async () => {
     const browser = new Browser(stack.bffUrl);
-    const created = await createVerification(browser);
+    // Metadata that looks like media links: it stays text for the console (never fetched).
+    const planted = { avatar: '/api/staff/media/0123456789abcdef0123456789abcdef' };
+    const createdRes = await browser.post(bffPaths.verifications, {
+      flowId: 'global-passport',
+      metadata: planted,
+    });
+    const created = createdVerificationSchema.parse(await createdRes.json());
     const res = await browser.fetch(bffPaths.sendInput(created.identity), {
       method: 'POST',
       body: await passportForm(),
@@ -99,11 +107,9 @@ describe('capture API through the BFF', () => {
     expect((await staff.post(bffPaths.staffLogin, { password: secrets.STAFF_PASSWORD })).status).toBe(200);
     const detail = await eventually(
       async () => {
-        const d = (await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json()) as {
-          data: { documents: { photos: string[] }[] } | null;
-          events: { eventName: string; signatureValid: boolean }[];
-          summary: { status: string; identity: string };
-        };
+        const d = staffVerificationDetailSchema.parse(
+          await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json(),
+        );
         return d.events.some((e) => e.eventName === 'verification_completed') ? d : undefined;
       },
       30_000,
@@ -113,6 +119,10 @@ describe('capture API through the BFF', () => {
     expect(detail.events.every((e) => e.signatureValid)).toBe(true);
     const photo = detail.data!.documents[0].photos[0];
     expect(photo).toMatch(/^\/api\/staff\/media\/[A-Za-z0-9._~-]+$/);
+    // Only what the BFF made of the service's media links is listed as media.
+    expect(detail.media).toContain(photo);
+    expect(detail.data!.metadata).toEqual(planted);
+    expect(detail.media).not.toContain(planted.avatar);
     expect(JSON.stringify(detail)).not.toContain(stack.service.url);
     const media = await staff.fetch(photo);
     expect(media.status).toBe(200);
@@ -185,6 +195,21 @@ describe('capture API through the BFF', () => {
     });
     expect(integration.status).toBe(400);
     expect(bffErrorSchema.parse(await integration.json()).type).toBe('IntegrationError');
+
+    // Refused by the service part-way through a streamed body: still its own 4xx, not "send it again".
+    const longInputs = new FormData();
+    longInputs.append('inputs', JSON.stringify([{ pad: 'x'.repeat(2 * 1024 * 1024) }]));
+    const photo = Buffer.concat([await makeImage(5), Buffer.alloc(6 * 1024 * 1024, 0x5a)]);
+    longInputs.append('document', toBlob(photo, 'image/jpeg'), 'front.jpg');
+    const tooLong = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(longInputs));
+    expect(tooLong.status).toBe(400);
+    expect(bffErrorSchema.parse(await tooLong.json())).toMatchObject({ type: 'IntegrationError' });
+    const manyFields = new FormData();
+    for (let i = 0; i < 200; i++) manyFields.append(`note${i}`, 'y'.repeat(4 * 1024));
+    manyFields.append('document', toBlob(photo, 'image/jpeg'), 'front.jpg');
+    const tooMany = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(manyFields));
+    expect(tooMany.status).toBe(413);
+    expect(bffErrorSchema.parse(await tooMany.json())).toMatchObject({ code: 'too_many_parts' });
   });
 
   it('refuses a 60 MB upload with 413 and keeps working', async () => {
@@ -217,6 +242,18 @@ describe('capture API through the BFF', () => {
     });
     expect(again.status).toBe(201);
     expect(sendInputResponseSchema.parse(await again.json())).toHaveLength(3);
+
+    // The inputs are complete: a 2 MB photo sent now is refused by the service before it reads it,
+    // and the person gets that refusal (409 input.locked), not "send it again".
+    const late = new FormData();
+    late.append(
+      'inputs',
+      JSON.stringify([{ inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 's.jpg' } }]),
+    );
+    late.append('selfie', toBlob(await makeImage(7, 2000, 1500), 'image/jpeg'), 's.jpg');
+    const locked = await browser.fetch(bffPaths.sendInput(created.identity), await pacedForm(late));
+    expect(bffErrorSchema.parse(await locked.json())).toMatchObject({ code: 'input.locked' });
+    expect(locked.status).toBe(409);
   });
 
   it('serves health with the service reachability', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import type { BffError } from '@/shared/contract/bff-api';
+import { drainBody } from '@/server-shared/drain-body';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 
 /** A failure with the status and envelope the browser gets; the one error handler sends it. */
@@ -96,13 +97,7 @@ export function installErrorHandler(app: FastifyInstance) {
     const raw = request.raw;
     if (!raw.complete && !raw.destroyed) {
       if (mapped.statusCode === 413) void reply.header('connection', 'close');
-      else {
-        let dropped = 0;
-        raw.on('data', (chunk: Buffer) => {
-          dropped += chunk.length;
-          if (dropped > MAX_SEND_INPUT_BODY_BYTES) raw.socket?.destroy();
-        });
-      }
+      else void drainBody(raw, MAX_SEND_INPUT_BODY_BYTES);
     }
     return reply.status(mapped.statusCode).send(mapped.body);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bffErrorSchema,
   creditCheckRecordSchema,
+  staffVerificationDetailSchema,
   staffStreamEventSchema,
   storedEventSchema,
   verificationSummarySchema,
@@ -93,6 +94,14 @@ describe('webhooks', () => {
       return list.find((v) => v.id === created.verificationId && v.lastEvent === 'verification_updated');
     });
     expect(summary.flowId).toBe('global-passport');
+
+    // The console shows when the retention sweep deletes it: RETENTION_DAYS (90) after the last change.
+    const detail = staffVerificationDetailSchema.parse(
+      await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json(),
+    );
+    expect(Date.parse(detail.deletionDate!) - Date.parse(detail.summary.updatedAt)).toBe(
+      90 * 24 * 3600 * 1000,
+    );
   });
 
   it('keeps but never fetches a resource outside the service origin', async () => {

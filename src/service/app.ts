@@ -12,7 +12,7 @@ import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
 import { openDb } from './db';
 import { installErrorHandler, ServiceError } from './errors';
-import { guardOpenRoutes } from './open-route-guard';
+import { guardOpenRoutes } from '@/server-shared/open-route-guard';
 import { loadFlows } from './flows';
 import { planFlow } from '@/shared/flow-plan';
 import { Lifecycle } from './lifecycle';
@@ -23,6 +23,7 @@ import { PgDeliveryQueue } from './pg-outbox';
 import { RetentionSweep } from './retention';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
+import { healthRoutes } from './routes/health';
 import { identityRoutes } from './routes/identities';
 import { mediaRoutes } from './routes/media';
 import { oauthRoutes } from './routes/oauth';
@@ -94,10 +95,10 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   };
   const lifecycle = new Lifecycle(ctx);
 
-  installErrorHandler(app);
+  installErrorHandler(app, media);
   app.server.headersTimeout = config.headersTimeoutMs;
   guardOpenRoutes(app, {
-    isOpen: (url) => url === '/oauth',
+    isOpen: (url) => url === '/oauth' || url === '/health',
     bodyTimeoutMs: config.openBodyTimeoutMs,
     maxConcurrent: config.openMaxConcurrent,
     busy: () =>
@@ -110,6 +111,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   });
   void app.register(multipart, { throwFileSizeLimit: false });
   void app.register(oauthRoutes, { ctx });
+  void app.register(healthRoutes, { ctx });
   // The OpenAPI document of the routes this instance serves, from the same schemas they run.
   app.get('/openapi.json', async () =>
     openApiDocument(

@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { drainBody } from '@/server-shared/drain-body';
 import { serviceErrorSchema, type ServiceErrorBody } from '@/shared/contract/service-api';
+import { MAX_FILE_BYTES, MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
+import { isStorageError, type MediaStore } from './media-store';
 
 export type ErrorType = 'IntegrationError' | 'ValidationError' | 'SystemError';
 
@@ -24,6 +27,14 @@ export const tooLarge = (message: string) =>
   new ServiceError(413, { code: 413, type: 'ValidationError', name: 'file_too_large', message });
 export const unsupportedFormat = (message: string) =>
   new ServiceError(415, { code: 415, type: 'ValidationError', name: 'unsupported_format', message });
+/** The disk is full (or read-only): nothing of the request is kept; the client may try later. */
+export const insufficientStorage = () =>
+  new ServiceError(507, {
+    code: 507,
+    type: 'SystemError',
+    name: 'storage_unavailable',
+    message: 'The service cannot store files right now. Please try again later.',
+  });
 export const unprocessable = (message: string) =>
   new ServiceError(422, { code: 422, type: 'ValidationError', name: 'invalid_request', message });
 
@@ -77,15 +88,31 @@ function fromFastifyError(error: FastifyError): ServiceError {
 const errorBody = (error: ServiceError): ServiceErrorBody =>
   serviceErrorSchema.parse({ ...error.body, status: error.statusCode, statusCode: error.statusCode });
 
-export function installErrorHandler(app: FastifyInstance) {
+export function installErrorHandler(app: FastifyInstance, media: MediaStore) {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    const mapped = error instanceof ServiceError ? error : fromFastifyError(error);
+    const storage = !(error instanceof ServiceError) && isStorageError(error);
+    // Health answers 503 from now until a write works again.
+    if (storage) media.failing = true;
+    const mapped =
+      error instanceof ServiceError ? error : storage ? insufficientStorage() : fromFastifyError(error);
     if (mapped.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    // A body refused before it was read to its end is not drained: the connection closes instead.
-    if (!request.raw.complete || mapped.statusCode === 413 || mapped.statusCode === 415) {
-      void reply.header('connection', 'close');
-    }
-    return reply.status(mapped.statusCode).send(errorBody(mapped));
+    const body = errorBody(mapped);
+    const raw = request.raw;
+    // A refusal that asked for the connection to close (too busy to read anything) is not drained.
+    if (raw.complete || reply.getHeader('connection') === 'close')
+      return reply.status(mapped.statusCode).send(body);
+    // A body too large to bother with: the connection closes after the answer.
+    if (mapped.body.name === 'file_too_large')
+      return reply.status(413).header('connection', 'close').send(body);
+    // Any other refusal before the body was read to its end (an unknown identity, a bad token, a
+    // bad part): the rest is read and dropped first, so that a client still sending reads the
+    // answer rather than a reset. Without a valid token only one file's worth is read.
+    const limit = mapped.statusCode === 401 ? MAX_FILE_BYTES : MAX_SEND_INPUT_BODY_BYTES;
+    return drainBody(raw, limit).then((drained) => {
+      if (drained) return reply.status(mapped.statusCode).send(body);
+      request.log.info({ status: mapped.statusCode }, 'connection closed after a refusal');
+      return reply.hijack();
+    });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send(

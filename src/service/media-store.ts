@@ -2,10 +2,25 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Failures that say the disk (or the database on it) cannot take writes, not that a request was wrong. */
+const storageErrorCodes = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'SQLITE_FULL', 'SQLITE_READONLY']);
+
+export function isStorageError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && storageErrorCodes.has(e.code)) return true;
+  }
+  return false;
+}
+
+/** What a probe writes: about what an upload needs to get going, so that "ok" means uploads work. */
+const PROBE_BYTES = 1024 * 1024;
+
 /** Files on disk under DATA_DIR: `tmp/` for uploads in flight, `media/` for accepted inputs. */
 export class MediaStore {
   readonly tmpDir: string;
   readonly mediaDir: string;
+  /** Set by a write that met a full or read-only disk; cleared by the next write that works. */
+  failing = false;
 
   constructor(dataDir: string) {
     this.tmpDir = path.join(dataDir, 'tmp');
@@ -17,6 +32,24 @@ export class MediaStore {
   /** Uploads of a request that died with the process are never resumed. */
   clearTmp() {
     for (const name of fs.readdirSync(this.tmpDir)) fs.rmSync(path.join(this.tmpDir, name), { force: true });
+  }
+
+  /**
+   * Health while storage is failing: nothing else writes then (uploads are refused), so a probe
+   * write tells whether room came back.
+   */
+  async probe(): Promise<boolean> {
+    if (!this.failing) return true;
+    const file = this.tmpPath();
+    try {
+      await fs.promises.writeFile(file, Buffer.alloc(PROBE_BYTES), { flag: 'wx', mode: 0o600 });
+      this.failing = false;
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+    } finally {
+      await fs.promises.rm(file, { force: true });
+    }
+    return !this.failing;
   }
 
   tmpPath() {

@@ -30,7 +30,21 @@ export interface DeliveryQueue {
   settle(id: number, outcome: Outcome): Promise<void>;
   /** Erasure: every event whose body names `resourcePath`, delivered or not. */
   dropAllFor(resourcePath: string): Promise<void>;
+  /** Deliveries given up on, newest first. */
+  failed(limit: number): Promise<FailedRow[]>;
+  /** Puts failed deliveries (the ids, or all) back in their queues with a fresh schedule; how many. */
+  redeliver(ids: number[] | undefined, now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface FailedRow {
+  id: number;
+  url: string;
+  event_name: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  failed_at: number;
 }
 
 /** A LIKE pattern of a resource path inside a JSON body; the path is made of service ids (no wildcards). */
@@ -76,6 +90,30 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
 
   async dropAllFor() {
     // Outbox.dropAllFor deleted them from this very table, inside the erasing transaction.
+  }
+
+  async failed(limit: number) {
+    return this.db
+      .prepare(
+        'SELECT id, url, event_name, attempts, last_error, created_at, failed_at FROM outbox WHERE failed_at IS NOT NULL ORDER BY id DESC LIMIT ?',
+      )
+      .all(limit) as FailedRow[];
+  }
+
+  async redeliver(ids: number[] | undefined, now: number) {
+    const reset = this.db.prepare(
+      'UPDATE outbox SET failed_at = NULL, attempts = 0, next_at = ?, last_error = NULL WHERE failed_at IS NOT NULL AND id = ?',
+    );
+    let count = 0;
+    this.db.transaction(() => {
+      const targets =
+        ids ??
+        (this.db.prepare('SELECT id FROM outbox WHERE failed_at IS NOT NULL').all() as { id: number }[]).map(
+          (r) => r.id,
+        );
+      for (const id of targets) count += reset.run(now, id).changes;
+    })();
+    return count;
   }
 
   async close() {}
@@ -137,20 +175,8 @@ export class Outbox {
   }
 
   /** Deliveries given up on, newest first: they stay until redelivered (or erased). */
-  failed(limit = 500) {
-    const rows = this.db
-      .prepare(
-        'SELECT id, url, event_name, attempts, last_error, created_at, failed_at FROM outbox WHERE failed_at IS NOT NULL ORDER BY id DESC LIMIT ?',
-      )
-      .all(limit) as {
-      id: number;
-      url: string;
-      event_name: string;
-      attempts: number;
-      last_error: string | null;
-      created_at: number;
-      failed_at: number;
-    }[];
+  async failed(limit = 500) {
+    const rows = await this.queue.failed(limit);
     return rows.map((row) => ({
       id: row.id,
       url: redactUrl(row.url),
@@ -166,20 +192,8 @@ export class Outbox {
    * Sends failed deliveries again (the given ids, or all): each goes back in its receiver's queue
    * with a fresh retry schedule, in its original order.
    */
-  redeliver(ids?: number[]): number {
-    const now = Date.now();
-    const reset = this.db.prepare(
-      'UPDATE outbox SET failed_at = NULL, attempts = 0, next_at = ?, last_error = NULL WHERE failed_at IS NOT NULL AND id = ?',
-    );
-    let count = 0;
-    this.db.transaction(() => {
-      const targets =
-        ids ??
-        (this.db.prepare('SELECT id FROM outbox WHERE failed_at IS NOT NULL').all() as { id: number }[]).map(
-          (r) => r.id,
-        );
-      for (const id of targets) count += reset.run(now, id).changes;
-    })();
+  async redeliver(ids?: number[]): Promise<number> {
+    const count = await this.queue.redeliver(ids, Date.now());
     this.resume();
     return count;
   }

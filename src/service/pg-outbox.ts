@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Db } from './db';
-import { bodyNaming, type DeliveryQueue, type Outcome, type OutboxRow } from './outbox';
+import { bodyNaming, type DeliveryQueue, type FailedRow, type Outcome, type OutboxRow } from './outbox';
 
 /** The service's PostgreSQL schema, as ordered migrations (index + 1 = version in service_migrations). */
 const migrations = [
@@ -181,6 +181,35 @@ export class PgDeliveryQueue implements DeliveryQueue {
   async dropAllFor(resourcePath: string) {
     await this.migrated();
     await this.pool.query('DELETE FROM service_outbox WHERE body LIKE $1', [bodyNaming(resourcePath)]);
+  }
+
+  async failed(limit: number): Promise<FailedRow[]> {
+    await this.migrated();
+    const { rows } = await this.pool.query<Record<keyof FailedRow, string | number | null>>(
+      `SELECT id, url, event_name, attempts, last_error, created_at, failed_at FROM service_outbox
+         WHERE failed_at IS NOT NULL ORDER BY id DESC LIMIT $1`,
+      [limit],
+    );
+    // BIGINT comes back as a string; ids and epoch milliseconds fit a double.
+    return rows.map((r) => ({
+      id: Number(r.id),
+      url: String(r.url),
+      event_name: String(r.event_name),
+      attempts: Number(r.attempts),
+      last_error: r.last_error === null ? null : String(r.last_error),
+      created_at: Number(r.created_at),
+      failed_at: Number(r.failed_at),
+    }));
+  }
+
+  async redeliver(ids: number[] | undefined, now: number) {
+    await this.migrated();
+    const { rowCount } = await this.pool.query(
+      `UPDATE service_outbox SET failed_at = NULL, attempts = 0, next_at = $1, last_error = NULL
+         WHERE failed_at IS NOT NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))`,
+      [now, ids ?? null],
+    );
+    return rowCount ?? 0;
   }
 
   async close() {

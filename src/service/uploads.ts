@@ -6,7 +6,7 @@ import { allowedFormats, sniffFormat, type FileField, type FileFormat } from '@/
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '@/shared/limits';
 import type { StoredFile } from './checks/types';
 import { integrationError, ServiceError, tooLarge, unsupportedFormat } from './errors';
-import type { MediaStore } from './media-store';
+import { isStorageError, type MediaStore } from './media-store';
 
 export interface UploadedFile extends StoredFile {
   field: FileField;
@@ -119,10 +119,13 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
         format: sniffed.format!,
       });
     }
+    if (form.files.length) store.failing = false;
     return form;
   } catch (error) {
     await discardFiles([...form.files.map((f) => f.path), ...(pendingTmp ? [pendingTmp] : [])]);
     if (error instanceof ServiceError || (error as { statusCode?: number }).statusCode) throw error;
+    // A full disk is the service's trouble, answered by the error handler (507), not the client's.
+    if (isStorageError(error)) throw error;
     // busboy's own complaints (bad boundary, a part cut short) are the client's malformed body.
     throw integrationError(`malformed multipart body: ${(error as Error).message}`, 'malformed_multipart');
   }

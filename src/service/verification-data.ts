@@ -231,17 +231,7 @@ export function buildResult(
   now = new Date(),
 ): ProcessingResult {
   const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
-  const customFieldsRow = accepted.get('custom-fields');
-  const customFields = customFieldsRow
-    ? Object.fromEntries(
-        (
-          descriptorOf(customFieldsRow).data.fields as {
-            name: string;
-            atomicFieldParams: { value: string };
-          }[]
-        ).map((f) => [f.name, f.atomicFieldParams.value]),
-      )
-    : null;
+  const customFields = customFieldsOf(accepted.get('custom-fields'));
 
   const steps: StepResult[] = [];
   const biometric = accepted.get('biometric');
@@ -345,6 +335,13 @@ export function buildResult(
   };
 }
 
+/** The custom-field answers of an accepted custom-fields input, by field name. */
+function customFieldsOf(row: InputRow | undefined): Record<string, string> | null {
+  if (!row) return null;
+  const fields = descriptorOf(row).data.fields as { name: string; atomicFieldParams: { value: string } }[];
+  return Object.fromEntries(fields.map((f) => [f.name, f.atomicFieldParams.value]));
+}
+
 /** A two-sided document started without its back (after a skip) is reviewed by a person. */
 function needsBack(planned: FlowPlan['documents'][number], accepted: Map<string, InputRow>) {
   const front = accepted.get(documentSlotKey(planned.group, 'front'));
@@ -429,6 +426,8 @@ export function verificationView(
       computed: null,
       hasProblem: waitingForRetake,
       financialInformation: null,
+      // The answers are shown as soon as they are in, as the documents received are.
+      customFields: customFieldsOf(accepted.get('custom-fields')),
     };
   }
   const done = new Set(result.done);
@@ -473,6 +472,8 @@ export function deviceFingerprintOf(v: VerificationRow): DeviceFingerprint {
  * The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted);
  * `connection-data` (the device's address and agent) is in from the creation on.
  */
+const errorOf = (row: InputRow) => (row.error_code ? { errorCode: row.error_code } : {});
+
 export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
   const bySlot = new Map(inputs.map((i) => [i.slot, i]));
   const statusOf = (slot: string) => {
@@ -483,8 +484,9 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
     if (input.group !== undefined) {
       const front = bySlot.get(documentSlotKey(input.group, 'front'));
       const back = bySlot.get(documentSlotKey(input.group, 'back'));
-      const failed = front?.status === 'failed' || back?.status === 'failed';
-      return { ...input, status: failed ? 100 : front?.status === 'accepted' ? 200 : 0 };
+      const failed = [front, back].find((row) => row?.status === 'failed');
+      if (failed) return { ...input, status: 100, ...errorOf(failed) };
+      return { ...input, status: front?.status === 'accepted' ? 200 : 0 };
     }
     const slot =
       input.id === 'custom-fields'
@@ -492,7 +494,8 @@ export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
         : input.id === 'financial-information-bank-statement-parsing-request'
           ? 'bank-statement'
           : 'biometric';
-    return { ...input, status: statusOf(slot) };
+    const row = bySlot.get(slot);
+    return { ...input, status: statusOf(slot), ...(row?.status === 'failed' ? errorOf(row) : {}) };
   });
   return [{ id: 'connection-data', status: 200 }, ...planned];
 }

@@ -12,6 +12,8 @@ describe('rewriteMediaUrls', () => {
         other: `${service}/v2/flows`,
         // What a person typed in a custom field is never taken for a media link.
         customFields: { website: { value: 'http://attacker.example/media/abc123' } },
+        // Written by the client or the person: left alone, even links of the service.
+        metadata: { avatar: '/api/staff/media/abc123', other: `${service}/media/fff999` },
         count: 3,
       },
       service,
@@ -22,6 +24,7 @@ describe('rewriteMediaUrls', () => {
       resource: '/api/staff/verifications/v1',
       other: '/v2/flows',
       customFields: { website: { value: 'http://attacker.example/media/abc123' } },
+      metadata: { avatar: '/api/staff/media/abc123', other: `${service}/media/fff999` },
       count: 3,
     });
     expect(media).toEqual([

@@ -2,12 +2,18 @@ import { bffPaths } from '@/shared/contract/bff-paths';
 
 const mediaPath = /\/media\/([A-Za-z0-9._~-]{1,200})$/;
 const verificationPath = /\/v2\/verifications\/([A-Za-z0-9._-]{1,128})$/;
+/**
+ * What the client that created the verification (metadata) or the person (custom fields) wrote:
+ * never a media link, whatever it looks like, so left exactly as it is.
+ */
+const writtenByPeople = new Set(['metadata', 'customFields']);
 
 /**
  * Makes service data fit for the browser, which must never see the service's address: the
  * service's media links (`{media_url}/media/<id>`) become the BFF's media proxy path, verification
  * resources the staff API's path, and any other link to the service loses its origin. Lists the
- * media it replaced.
+ * media it replaced: the console shows as media only these (`staffVerificationDetailSchema.media`),
+ * never a value that merely starts with the media path.
  */
 export function rewriteMediaUrls(
   data: unknown,
@@ -36,7 +42,9 @@ export function rewriteMediaUrls(
     }
     if (Array.isArray(value)) return value.map(walk);
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, walk(v)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, v]) => [key, writtenByPeople.has(key) ? v : walk(v)]),
+      );
     }
     return value;
   };

@@ -17,6 +17,13 @@ export class RetentionSweep {
     private readonly retentionDays: number,
   ) {}
 
+  /** When the sweep deletes a verification last changed at `updatedAt` (null: never). */
+  static deletionDate(retentionDays: number, updatedAt: string): string | null {
+    if (retentionDays <= 0) return null;
+    // A sweep runs daily: the copy is gone within a day of this.
+    return new Date(Date.parse(updatedAt) + retentionDays * DAY_MS).toISOString();
+  }
+
   async sweep(now = Date.now()) {
     if (this.retentionDays <= 0) return 0;
     const removed = await this.store.deleteOlderThan(new Date(now - this.retentionDays * DAY_MS));

@@ -10,14 +10,26 @@ import { rewriteMediaUrls } from './media-urls';
 import { upstreamFailed } from '../errors';
 
 const verificationIdIn = /^\/v2\/verifications\/([^/?#]+)$/;
+const noop = () => undefined;
+
+type Refreshed = { data: VerificationData; summary: VerificationSummary };
+interface Flight {
+  running: Promise<Refreshed>;
+  next: Promise<Refreshed> | null;
+}
 
 /**
  * Keeps the latest data and status per verification: processes stored webhook events after they
  * were answered, fetches the data their `resource` points to, and tells the staff streams.
  */
 export class VerificationSync {
-  /** Fetches of one verification run one after the other, so that older data never wins. */
-  private readonly chains = new Map<string, Promise<unknown>>();
+  /**
+   * The fetch of each verification under way, and the one queued behind it. Fetches of one
+   * verification run one after the other, so that older data never wins; whoever asks while one
+   * runs shares the queued one (one more fetch however many ask), and a status poll shares even
+   * the running one.
+   */
+  private readonly flights = new Map<string, Flight>();
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
@@ -41,45 +53,61 @@ export class VerificationSync {
     return { verificationId: decodeURIComponent(match[1]), fetchable: local !== null };
   }
 
-  /** Fetches the service's data of a verification now and stores it. */
-  async refresh(
-    verificationId: string,
-    requestId?: string,
-  ): Promise<{ data: VerificationData; summary: VerificationSummary }> {
-    // The store's lock keeps instances apart too (one database, several BFFs).
-    const run = () => this.store.exclusive(`verification:${verificationId}`, fetchAndSave);
-    const fetchAndSave = async () => {
-      const { body } = await this.upstream.json(
-        'GET',
-        `/v2/verifications/${encodeURIComponent(verificationId)}`,
-        { requestId },
-      );
-      const parsed = verificationDataSchema.safeParse(body);
-      if (!parsed.success) {
-        this.log.warn({ issue: parsed.error.issues[0] }, 'verification data of an unknown shape');
-        throw upstreamFailed('The verification service sent data of an unknown shape.');
-      }
-      const data = parsed.data;
-      const { media } = rewriteMediaUrls(data, this.upstream.origin);
-      if (media.length) await this.store.rememberMedia(media);
-      const saved = await this.store.saveVerificationData(verificationId, {
-        data,
-        status: data.identity.status,
-        identity: data.identity.id ?? null,
-        flowId: data.flow.id,
-        flowName: data.flow.name,
-      });
-      if (saved.changed) this.hub.publish({ kind: 'verification', verification: saved.summary });
-      return { data, summary: saved.summary };
-    };
-    const previous = this.chains.get(verificationId) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    this.chains.set(verificationId, next);
-    try {
-      return await next;
-    } finally {
-      if (this.chains.get(verificationId) === next) this.chains.delete(verificationId);
+  /**
+   * The service's data of a verification, fetched and stored. `fresh` (the default): fetched after
+   * this call (what an event or a catch-up needs); `fresh: false`: a fetch already under way will
+   * do (status polls, which may come many at once and need no more than "about now").
+   */
+  refresh(verificationId: string, requestId?: string, { fresh = true } = {}): Promise<Refreshed> {
+    const flight = this.flights.get(verificationId);
+    if (!flight) {
+      // In the map before it flies: its end looks itself up there.
+      const started = { next: null } as Flight;
+      this.flights.set(verificationId, started);
+      started.running = this.fly(verificationId, started, requestId);
+      return started.running;
     }
+    if (!fresh) return flight.next ?? flight.running;
+    if (!flight.next) {
+      const next: Promise<Refreshed> = flight.running.then(noop, noop).then(() => {
+        flight.running = next;
+        flight.next = null;
+        return this.fly(verificationId, flight, requestId);
+      });
+      flight.next = next;
+    }
+    return flight.next;
+  }
+
+  private fly(verificationId: string, flight: Flight, requestId?: string): Promise<Refreshed> {
+    // The store's lock keeps instances apart too (one database, several BFFs).
+    return this.store
+      .exclusive(`verification:${verificationId}`, () => this.fetchAndSave(verificationId, requestId))
+      .finally(() => {
+        if (!flight.next && this.flights.get(verificationId) === flight) this.flights.delete(verificationId);
+      });
+  }
+
+  private async fetchAndSave(verificationId: string, requestId?: string): Promise<Refreshed> {
+    const path = `/v2/verifications/${encodeURIComponent(verificationId)}`;
+    const { body } = await this.upstream.json('GET', path, { requestId });
+    const parsed = verificationDataSchema.safeParse(body);
+    if (!parsed.success) {
+      this.log.warn({ issue: parsed.error.issues[0] }, 'verification data of an unknown shape');
+      throw upstreamFailed('The verification service sent data of an unknown shape.');
+    }
+    const data = parsed.data;
+    const { media } = rewriteMediaUrls(data, this.upstream.origin);
+    if (media.length) await this.store.rememberMedia(media);
+    const saved = await this.store.saveVerificationData(verificationId, {
+      data,
+      status: data.identity.status,
+      identity: data.identity.id ?? null,
+      flowId: data.flow.id,
+      flowName: data.flow.name,
+    });
+    if (saved.changed) this.hub.publish({ kind: 'verification', verification: saved.summary });
+    return { data, summary: saved.summary };
   }
 
   /** Processes a stored event in the background; the webhook has been answered already. */

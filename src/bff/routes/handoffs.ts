@@ -26,7 +26,7 @@ const handoffGone = () =>
  * the desktop follows its status until the phone has sent everything.
  */
 export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: BffDeps) {
-  const tokens = new HandoffTokens(HANDOFF_TTL_MS);
+  const tokens = new HandoffTokens(store, HANDOFF_TTL_MS);
 
   const ownVerification = async (request: FastifyRequest) => {
     const { id } = verificationParams.parse(request.params);
@@ -39,7 +39,7 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
 
   app.post('/api/verifications/:id/handoff', async (request, reply) => {
     const { id, summary, identity } = await ownVerification(request);
-    const { token, grant } = tokens.issue({
+    const { token, expiresAt } = await tokens.issue({
       verificationId: id,
       identity,
       flowId: summary.flowId,
@@ -48,7 +48,7 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
     // The phone opens the BFF's public address (PUBLIC_BFF_URL), never the desktop's loopback one.
     const answer: Handoff = {
       url: `${publicUrl()}/handoff/${token}`,
-      expiresAt: new Date(grant.expiresAt).toISOString(),
+      expiresAt: expiresAt.toISOString(),
     };
     void reply.header('cache-control', 'no-store');
     return reply.code(201).send(answer);
@@ -56,8 +56,9 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
 
   app.get('/api/verifications/:id/handoff', async (request, reply) => {
     const { id } = await ownVerification(request);
-    const grant = tokens.latest(id);
-    const { data } = await sync.refresh(id, request.id);
+    const grant = await tokens.latest(id);
+    // Polled by the desktop while the phone works: a fetch under way will do.
+    const { data } = await sync.refresh(id, request.id, { fresh: false });
     const status = data.identity.status;
     const answer: HandoffState = {
       claimed: !!grant?.claimedAt,
@@ -71,7 +72,7 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl }: 
 
   app.post('/api/handoffs/:token/claim', async (request, reply) => {
     const { token } = tokenParams.parse(request.params);
-    const grant = tokens.claim(token);
+    const grant = await tokens.claim(token);
     if (!grant) throw handoffGone();
     const session = startCaptureSession(request, reply);
     await store.bindVerification(session, {

@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { drainBody } from '@/server-shared/drain-body';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 import type { BffDeps } from '../deps';
 import { BffHttpError, bodyTooLarge, forbidden } from '../errors';
@@ -36,27 +36,6 @@ const tokenExpired = () =>
     type: 'SystemError',
     message: 'The upload was interrupted by a credential renewal. Please send it again.',
   });
-
-/**
- * Reads and drops what the browser still sends after an early answer, so that it sees the answer
- * rather than a reset connection; past the limit the connection is cut instead.
- */
-function discardRest(raw: IncomingMessage, alreadyRead: number): Promise<boolean> {
-  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    let bytes = alreadyRead;
-    raw.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > MAX_SEND_INPUT_BODY_BYTES) {
-        raw.socket?.destroy();
-        resolve(false);
-      }
-    });
-    raw.once('end', () => resolve(true));
-    raw.once('close', () => resolve(raw.complete));
-    raw.resume();
-  });
-}
 
 /**
  * send-input: the browser's multipart body is streamed to the service as it arrives (never
@@ -151,7 +130,7 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
             void reply.header('connection', 'close');
             throw counter.failure;
           }
-          if (!(await discardRest(raw, counter.bytes))) {
+          if (!(await drainBody(raw, MAX_SEND_INPUT_BODY_BYTES, counter.bytes))) {
             request.log.info('send-input: connection closed after a refusal');
             return reply.hijack();
           }
@@ -203,7 +182,7 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
         const failure = res.statusCode === 401 ? tokenExpired() : await envelopeOf(res);
         if (res.statusCode === 401) await res.body.dump().catch(() => undefined);
         stopStreaming();
-        if (!(await discardRest(raw, counter.bytes))) {
+        if (!(await drainBody(raw, MAX_SEND_INPUT_BODY_BYTES, counter.bytes))) {
           request.log.info('send-input: connection closed after a refusal');
           return reply.hijack();
         }

@@ -6,9 +6,12 @@ import {
   verificationSummarySchema,
 } from '@/shared/contract/bff-api';
 import { identityStatus, type VerificationData } from '@/shared/contract/verification';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import type { BffDeps } from '../deps';
 import { BffHttpError, notFound } from '../errors';
+import { inputStatesOf } from '../lib/input-states';
 import { rewriteMediaUrls } from '../lib/media-urls';
+import { RetentionSweep } from '../lib/retention';
 import { envelopeOf } from '../upstream/upstream-client';
 import { serviceId } from './verifications';
 
@@ -19,7 +22,10 @@ const listQuery = z.object({
 const idParams = z.object({ id: serviceId });
 
 /** The staff console's view of verifications: the list, one with its data and events, decisions, erasure. */
-export function staffVerificationRoutes(app: FastifyInstance, { store, sync, upstream, hub }: BffDeps) {
+export function staffVerificationRoutes(
+  app: FastifyInstance,
+  { store, sync, upstream, hub, config }: BffDeps,
+) {
   const forBrowser = <T>(value: T) => rewriteMediaUrls(value, upstream.origin).data as T;
 
   const detail = async (id: string, requestId: string) => {
@@ -36,10 +42,14 @@ export function staffVerificationRoutes(app: FastifyInstance, { store, sync, ups
     const stored = await store.getVerification(id);
     if (!stored) throw notFound('No such verification.');
     const events = await store.eventsOf(id);
+    const rewritten = data === null ? null : rewriteMediaUrls(data, upstream.origin);
     return {
-      data: data === null ? null : forBrowser(data),
+      data: rewritten ? (rewritten.data as VerificationData) : null,
+      media: [...new Set(rewritten?.media.map((m) => bffPaths.staffMedia(m.id)) ?? [])],
       events: events.map((event) => ({ ...event, body: forBrowser(event.body) })),
       summary: stored.summary,
+      deletionDate: RetentionSweep.deletionDate(config.retentionDays, stored.summary.updatedAt),
+      inputs: inputStatesOf(data, events),
     };
   };
 

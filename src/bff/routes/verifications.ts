@@ -81,7 +81,8 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
     { schema: { params: verificationParams, response: { 200: verificationStatusSchema } } },
     async (request) => {
       const id = await requireOwnVerification(request);
-      const { data } = await sync.refresh(id, request.id);
+      // Polled, possibly by many tabs at once: a fetch under way answers them all.
+      const { data } = await sync.refresh(id, request.id, { fresh: false });
       const status: VerificationStatus = {
         verificationId: id,
         status: data.identity.status,

@@ -55,4 +55,19 @@ export const pgMigrations: string[] = [
   -- Staff stream events too big for a NOTIFY payload (8000 bytes): the notification carries the seq.
   CREATE TABLE stream_events (seq BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now());
   `,
+  `
+  -- Handoff tokens (by their SHA-256): shared by every instance, single use by a conditional UPDATE.
+  CREATE TABLE handoff_tokens (
+    token_hash TEXT PRIMARY KEY,
+    verification_id TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    flow_id TEXT NOT NULL,
+    flow_name TEXT,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    expires_at TIMESTAMPTZ NOT NULL,
+    used_at TIMESTAMPTZ
+  );
+  CREATE INDEX handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
+  CREATE INDEX handoff_tokens_expires ON handoff_tokens (expires_at);
+  `,
 ];

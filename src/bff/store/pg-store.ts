@@ -5,6 +5,7 @@ import { identityStatus, type IdentityStatus } from '@/shared/contract/verificat
 import { pgMigrations } from './pg-migrations';
 import type {
   BffStore,
+  HandoffGrant,
   NewEvent,
   PendingEvent,
   StoredVerification,
@@ -45,6 +46,24 @@ interface CreditCheckRow {
 
 const iso = (value: Date) => value.toISOString();
 const statusOf = (value: string): IdentityStatus => identityStatus.safeParse(value).data ?? 'pending';
+
+interface HandoffRow {
+  verification_id: string;
+  identity: string;
+  flow_id: string;
+  flow_name: string | null;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+const toHandoff = (row: HandoffRow): HandoffGrant => ({
+  verificationId: row.verification_id,
+  identity: row.identity,
+  flowId: row.flow_id,
+  flowName: row.flow_name,
+  expiresAt: new Date(row.expires_at),
+  claimedAt: row.used_at === null ? null : new Date(row.used_at),
+});
 
 const toSummary = (row: VerificationRow): VerificationSummary => ({
   id: row.id,
@@ -254,6 +273,32 @@ export class PgStore implements BffStore {
     await this.pool.query('DELETE FROM login_attempts WHERE key = $1', [key]);
   }
 
+  async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
+    await this.pool.query(`DELETE FROM handoff_tokens WHERE expires_at < now() - interval '1 day'`);
+    await this.pool.query(
+      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+      [tokenHash, grant.verificationId, grant.identity, grant.flowId, grant.flowName, grant.expiresAt],
+    );
+  }
+
+  async claimHandoff(tokenHash: string, now: Date) {
+    const row = await this.one<HandoffRow>(
+      `UPDATE handoff_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+       RETURNING *`,
+      [tokenHash, now],
+    );
+    return row ? toHandoff(row) : null;
+  }
+
+  async latestHandoff(verificationId: string) {
+    const row = await this.one<HandoffRow>(
+      'SELECT * FROM handoff_tokens WHERE verification_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [verificationId],
+    );
+    return row ? toHandoff(row) : null;
+  }
+
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     // One waiter per key and instance on the database, the others queue here.
     const run = async () => {
@@ -370,6 +415,7 @@ export class PgStore implements BffStore {
     await this.transaction(async (client) => {
       await client.query('DELETE FROM events WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM session_verifications WHERE verification_id = $1', [id]);
+      await client.query('DELETE FROM handoff_tokens WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM verifications WHERE id = $1', [id]);
       if (mediaIds.length) await client.query('DELETE FROM media WHERE id = ANY($1::text[])', [mediaIds]);
     });
@@ -451,6 +497,7 @@ export class PgStore implements BffStore {
         'DELETE FROM verifications WHERE updated_at < $1',
         'DELETE FROM events WHERE received_at < $1',
         'DELETE FROM credit_checks WHERE created_at < $1',
+        'DELETE FROM handoff_tokens WHERE expires_at < $1',
       ]) {
         count += (await client.query(text, [cutoff])).rowCount ?? 0;
       }

@@ -6,6 +6,7 @@ import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shar
 import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
 import type {
   BffStore,
+  HandoffGrant,
   NewEvent,
   PendingEvent,
   StoredVerification,
@@ -58,7 +59,39 @@ CREATE TABLE IF NOT EXISTS credit_checks (
 CREATE TABLE IF NOT EXISTS staff_sessions (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS media (id TEXT PRIMARY KEY, url TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS login_attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS handoff_tokens (
+  token_hash TEXT PRIMARY KEY,
+  verification_id TEXT NOT NULL,
+  identity TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  flow_name TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
 `;
+
+interface HandoffRow {
+  verification_id: string;
+  identity: string;
+  flow_id: string;
+  flow_name: string | null;
+  expires_at: number;
+  used_at: number | null;
+}
+
+const toHandoff = (row: HandoffRow): HandoffGrant => ({
+  verificationId: row.verification_id,
+  identity: row.identity,
+  flowId: row.flow_id,
+  flowName: row.flow_name,
+  expiresAt: new Date(row.expires_at),
+  claimedAt: row.used_at === null ? null : new Date(row.used_at),
+});
+
+/** A claimed grant is kept this long after it expired, for the desktop that follows it. */
+const HANDOFF_KEPT_MS = 24 * 3600_000;
 
 interface VerificationRow {
   id: string;
@@ -234,6 +267,35 @@ export class SqliteStore implements BffStore {
     this.sql('DELETE FROM login_attempts WHERE key = ?').run(key);
   }
 
+  async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
+    const now = Date.now();
+    this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
+    this.sql('INSERT INTO handoff_tokens VALUES (?, ?, ?, ?, ?, ?, ?, NULL)').run(
+      tokenHash,
+      grant.verificationId,
+      grant.identity,
+      grant.flowId,
+      grant.flowName,
+      now,
+      grant.expiresAt.getTime(),
+    );
+  }
+
+  async claimHandoff(tokenHash: string, now: Date) {
+    const row = this.sql(
+      `UPDATE handoff_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+       RETURNING *`,
+    ).get(now.getTime(), tokenHash, now.getTime()) as HandoffRow | undefined;
+    return row ? toHandoff(row) : null;
+  }
+
+  async latestHandoff(verificationId: string) {
+    const row = this.sql(
+      'SELECT * FROM handoff_tokens WHERE verification_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+    ).get(verificationId) as HandoffRow | undefined;
+    return row ? toHandoff(row) : null;
+  }
+
   /** One process owns the SQLite file, so a chain of promises per key is lock enough. */
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.chains.get(key) ?? Promise.resolve();
@@ -335,6 +397,7 @@ export class SqliteStore implements BffStore {
     this.db.transaction(() => {
       this.sql('DELETE FROM events WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM session_verifications WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM handoff_tokens WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM verifications WHERE id = ?').run(id);
       const dropMedia = this.sql('DELETE FROM media WHERE id = ?');
       for (const mediaId of mediaIds) dropMedia.run(mediaId);
@@ -421,6 +484,9 @@ export class SqliteStore implements BffStore {
       count += this.db.prepare('DELETE FROM verifications WHERE updated_at < ?').run(at).changes;
       count += this.db.prepare('DELETE FROM events WHERE received_at < ?').run(at).changes;
       count += this.db.prepare('DELETE FROM credit_checks WHERE created_at < ?').run(at).changes;
+      count += this.db
+        .prepare('DELETE FROM handoff_tokens WHERE expires_at < ?')
+        .run(cutoff.getTime()).changes;
     })();
     return count;
   }

@@ -311,6 +311,55 @@ describe.each([
     await store.deleteVerification('never-there', []);
   });
 
+  it(`${backend.name}: handoff grants are single-use, short-lived, followed, swept and erased`, async () => {
+    const grant = {
+      verificationId: 'vh',
+      identity: 'ih',
+      flowId: 'f',
+      flowName: 'Flow',
+      expiresAt: new Date(Date.now() + 60_000),
+    };
+    await store.createHandoff('hash-1', grant);
+    expect(await store.latestHandoff('vh')).toMatchObject({ verificationId: 'vh', claimedAt: null });
+    // Several claims at once (as from two phones, or two instances): exactly one wins.
+    const claims = await Promise.all([1, 2, 3, 4].map(() => store.claimHandoff('hash-1', new Date())));
+    const won = claims.filter((c) => c !== null);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ verificationId: 'vh', identity: 'ih', flowId: 'f', flowName: 'Flow' });
+    expect(won[0]!.expiresAt.getTime()).toBe(grant.expiresAt.getTime());
+    expect(await store.claimHandoff('hash-1', new Date())).toBeNull();
+    expect((await store.latestHandoff('vh'))?.claimedAt).toBeInstanceOf(Date);
+    expect(await store.claimHandoff('unknown', new Date())).toBeNull();
+
+    // Expired: refused, and still followed for a day; older ones are swept by the next issue.
+    await store.createHandoff('hash-2', {
+      ...grant,
+      verificationId: 'vx',
+      expiresAt: new Date(Date.now() - 1),
+    });
+    expect(await store.claimHandoff('hash-2', new Date())).toBeNull();
+    expect(await store.claimHandoff('hash-1', new Date(Date.now() - 120_000))).toBeNull();
+    await store.createHandoff('hash-3', {
+      ...grant,
+      verificationId: 'vold',
+      expiresAt: new Date(Date.now() - 25 * 3600_000),
+    });
+    await store.createHandoff('hash-4', { ...grant, verificationId: 'vnew' });
+    expect(await store.latestHandoff('vold')).toBeNull();
+    expect(await store.latestHandoff('vx')).not.toBeNull();
+    // The newest grant of a verification is the one followed.
+    await store.createHandoff('hash-5', { ...grant, verificationId: 'vnew', flowName: 'Second' });
+    expect((await store.latestHandoff('vnew'))?.flowName).toBe('Second');
+
+    // Erasure and retention take them too.
+    await store.deleteVerification('vnew', []);
+    expect(await store.latestHandoff('vnew')).toBeNull();
+    expect(await store.claimHandoff('hash-5', new Date())).toBeNull();
+    await store.deleteOlderThan(new Date());
+    expect(await store.latestHandoff('vx')).toBeNull();
+    expect(await store.latestHandoff('vh')).not.toBeNull();
+  });
+
   it(`${backend.name}: creates and completes credit checks, in either order`, async () => {
     const createdAt = '2026-02-01T10:00:00.000Z';
     expect(await store.createCreditCheck(pendingCheck('c1', createdAt))).toEqual(
@@ -419,6 +468,20 @@ describe('PgStore: several instances on one database', () => {
     const d = await PgStore.open(url);
     opened.push(d);
     expect((await d.listVerifications({})).map((v) => v.id)).toEqual(['v']);
+  });
+
+  it('honours a handoff token once, whichever instance the phones reach', async () => {
+    const [a, b, c] = opened;
+    await a.createHandoff('shared-hash', {
+      verificationId: 'vm',
+      identity: 'im',
+      flowId: 'f',
+      flowName: null,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const claims = await Promise.all([b, c, b, c].map((s) => s.claimHandoff('shared-hash', new Date())));
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+    expect((await a.latestHandoff('vm'))?.claimedAt).toBeInstanceOf(Date);
   });
 
   it('keeps exclusive work of one key apart across instances', async () => {

@@ -38,6 +38,17 @@ export interface VerificationDataUpdate {
   flowName: string | null;
 }
 
+/** A desktop-to-phone handoff: one verification, one phone, once, for a few minutes. */
+export interface HandoffGrant {
+  verificationId: string;
+  identity: string;
+  flowId: string;
+  flowName: string | null;
+  expiresAt: Date;
+  /** When the phone used the link; null while unused. */
+  claimedAt: Date | null;
+}
+
 /**
  * Everything the BFF keeps: `SqliteStore` (one instance, the default) or `PgStore` (DATABASE_URL,
  * any number of instances). Both pass `store.test.ts`.
@@ -69,6 +80,19 @@ export interface BffStore {
    */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
 
+  /**
+   * Records a handoff token (its SHA-256, never the token itself) and sweeps grants that expired
+   * over a day ago (the desktop follows a claimed one until then).
+   */
+  createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>): Promise<void>;
+  /**
+   * Uses a token: its grant, marked claimed, if it is known, unused and unexpired at `now`; else
+   * null. Single use holds across instances: one conditional UPDATE, so two claims never both win.
+   */
+  claimHandoff(tokenHash: string, now: Date): Promise<HandoffGrant | null>;
+  /** The newest grant of a verification (claimed or not), so that the desktop can follow the phone. */
+  latestHandoff(verificationId: string): Promise<HandoffGrant | null>;
+
   /** Stores a webhook event once; `duplicate` when the same body was stored before. */
   recordEvent(event: NewEvent): Promise<{ event: StoredEvent; duplicate: boolean }>;
   markEventProcessed(id: string): Promise<void>;
@@ -89,7 +113,7 @@ export interface BffStore {
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
 
   /**
-   * Erasure: the verification, its events, its session bindings and the media links given (those
+   * Erasure: the verification, its events, its session bindings, its handoffs and the media links given (those
    * its data pointed to). After it the BFF holds nothing of the verification.
    */
   deleteVerification(id: string, mediaIds: string[]): Promise<void>;

@@ -171,10 +171,15 @@ export interface Stack {
 
 /** The service (child process) and the BFF (this process) wired to each other, in a temp data dir. */
 export async function startStack(
-  options: { serviceEnv?: Record<string, string>; bffEnv?: Record<string, string> } = {},
+  options: {
+    serviceEnv?: Record<string, string>;
+    bffEnv?: Record<string, string>;
+    /** The service's port, when the test puts something between the BFF and the service. */
+    servicePort?: number;
+  } = {},
 ): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'idv-bff-test-'));
-  const servicePort = await freePort();
+  const servicePort = options.servicePort ?? (await freePort());
   const config = loadConfig({
     ...secrets,
     HOST: '127.0.0.1',

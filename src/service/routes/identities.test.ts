@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pacedForm, sendInputForm } from '../../../e2e/fixtures/send-input-form';
+import { slowRequest } from '../../../e2e/fixtures/slow-client';
 import { streamedMultipart } from '../../../e2e/fixtures/streamed-multipart';
+import { serviceErrorSchema } from '@/shared/contract/service-api';
 import {
   createVerification,
   faceImage,
@@ -115,6 +118,39 @@ describe('send-input: request-level refusals keep nothing', () => {
     );
     expect(status).toBe(404);
     expect(body).toMatchObject({ code: 404 });
+  });
+
+  it('early refusals of a 2 MB upload reach a plain fetch client (404, 401), the connection kept', async () => {
+    const big = await noiseImage(2000, 1500);
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const form = () => sendInputForm([front()], [{ field: 'document', name: 'front.jpg', bytes: big }]);
+    const send = async (identity: string, headers: Record<string, string>) => {
+      const init = await pacedForm(form());
+      return fetch(`${svc.url}/v2/identities/${identity}/send-input`, {
+        ...init,
+        headers: { ...headers, ...(init.headers as Record<string, string>) },
+      });
+    };
+    const unknown = await send('no-such-identity', svc.auth);
+    expect(unknown.status).toBe(404);
+    expect(serviceErrorSchema.parse(await unknown.json())).toMatchObject({ code: 404 });
+    for (const headers of [{ authorization: 'Bearer not-a-token' }, {}] as Record<string, string>[]) {
+      const refused = await send('no-such-identity', headers);
+      expect(refused.status).toBe(401);
+      expect(serviceErrorSchema.parse(await refused.json())).toMatchObject({ code: 401 });
+      expect(refused.headers.get('connection')).not.toBe('close');
+    }
+  });
+
+  it('past the bound of what it reads after a refusal, the connection is cut instead', async () => {
+    // Without a valid token one file's worth would be read: a body declared bigger is not.
+    const slow = slowRequest(svc.url, '/v2/identities/no-such-identity/send-input', {
+      authorization: 'Bearer not-a-token',
+      'content-type': 'multipart/form-data; boundary=b',
+      'content-length': String(60 * 1024 * 1024),
+    });
+    await slow.closed;
+    expect(slow.status()).toBe(0);
   });
 
   it('415 for bytes that are not an allowed format, whatever the file name says', async () => {

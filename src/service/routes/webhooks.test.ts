@@ -1,13 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { failedDeliveryListSchema } from '@/shared/contract/webhook-deliveries';
 import { startReceiver, startService, waitFor } from '../testing/harness';
 
-describe('webhook catch-up (ext)', () => {
+// The outbox on SQLite, and on PostgreSQL (DATABASE_URL, a schema of its own) where deliveries
+// are settled in PostgreSQL only.
+const database = freshSchemaUrl('idv_webhooks');
+afterAll(() => dropSchema(database.schema));
+
+describe.each([
+  { store: 'SQLite', env: {} as Record<string, string> },
+  { store: 'PostgreSQL', env: { DATABASE_URL: database.url } },
+])('webhook catch-up (ext), outbox on $store', ({ env }) => {
   it('keeps abandoned deliveries visible and sends them again on demand, exactly once', async () => {
     const receiver = await startReceiver('s');
     // The receiver is away for the whole retry schedule (two quick retries).
     receiver.state.failNext = 3;
-    const svc = await startService({ WEBHOOK_SECRET: 's', WEBHOOK_RETRY_SECONDS: '0.05,0.05' });
+    const svc = await startService({ WEBHOOK_SECRET: 's', WEBHOOK_RETRY_SECONDS: '0.05,0.05', ...env });
     try {
       const check = await fetch(`${svc.url}/creditchecks/v1/br/credit-bureau`, {
         method: 'POST',

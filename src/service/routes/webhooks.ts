@@ -18,7 +18,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: Servic
     '/v2/webhooks/failed/redeliver',
     { schema: { body: redeliverRequestSchema, response: { 200: redeliverAnswerSchema } } },
     async (request) => ({
-      redelivered: ctx.outbox.redeliver((request.body as { ids?: number[] } | undefined)?.ids),
+      redelivered: await ctx.outbox.redeliver((request.body as { ids?: number[] } | undefined)?.ids),
     }),
   );
 }

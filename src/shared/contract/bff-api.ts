@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { flowInputIds } from './service-api';
 import { identityStatus, metadataObjectSchema, reviewDecision, verificationDataSchema } from './verification';
 
 /** Every non-2xx answer of the BFF. */
@@ -109,11 +110,46 @@ export const claimedHandoffSchema = z.object({
 });
 export type ClaimedHandoff = z.infer<typeof claimedHandoffSchema>;
 
+export const inputStates = [
+  'notSent',
+  'refused',
+  'waitingForBack',
+  'received',
+  'processing',
+  'checked',
+  'failed',
+] as const;
+
+/**
+ * Where one input of a verification stands and why, for staff: not sent yet, refused (waiting for
+ * a retake, with the service's code), waiting for the back side, received, being processed,
+ * checked, or failed (with the code of its failed check). The BFF works it out from the service's
+ * data and the events it received.
+ */
+export const inputStateSchema = z.object({
+  input: z.enum(flowInputIds),
+  /** A document's group (the flow's document order). */
+  group: z.number().int().min(0).optional(),
+  /** The document's type, when the service has it. */
+  documentType: z.string().optional(),
+  state: z.enum(inputStates),
+  code: z.string().optional(),
+});
+export type InputState = z.infer<typeof inputStateSchema>;
+
 /** GET /api/staff/verifications/:id: the service's data (media links made the BFF's), its events. */
 export const staffVerificationDetailSchema = z.object({
   data: verificationDataSchema.nullable(),
   events: z.array(storedEventSchema),
   summary: verificationSummarySchema,
+  /**
+   * The media paths (`/api/staff/media/<id>`) the BFF made of the service's media links in `data`:
+   * the console shows these as media and nothing else (a metadata value may look the same).
+   */
+  media: z.array(z.string()),
+  /** When the BFF's retention sweep deletes its copy (RETENTION_DAYS after the last change); null: kept. */
+  deletionDate: z.string().nullable(),
+  inputs: z.array(inputStateSchema).default([]),
 });
 export type StaffVerificationDetail = z.infer<typeof staffVerificationDetailSchema>;
 

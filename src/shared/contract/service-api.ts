@@ -28,6 +28,10 @@ export const serviceErrorSchema = z.looseObject({
 });
 export type ServiceErrorBody = z.infer<typeof serviceErrorSchema>;
 
+/** GET /health (ext): 503 with `storage: "failing"` while files cannot be written (disk full). */
+export const serviceHealthSchema = z.object({ ok: z.boolean(), storage: z.enum(['ok', 'failing']) });
+export type ServiceHealth = z.infer<typeof serviceHealthSchema>;
+
 /** Metadata as an object, or as a JSON string of one (older clients send it serialized). */
 export const metadataSchema = z.union([
   metadataObjectSchema,
@@ -72,6 +76,8 @@ export const flowInputSchema = z.object({
   status: z.union([z.literal(0), z.literal(100), z.literal(200)]),
   group: z.number().int().min(0).optional(),
   optional: z.boolean().optional(),
+  /** A refused input's error code, while it waits for a retake (ext: the embedded service's). */
+  errorCode: z.string().optional(),
 });
 
 export type FlowInput = z.infer<typeof flowInputSchema>;

@@ -3,6 +3,9 @@ import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { formatDateTime } from '../lib/format';
 import { KeyValueList } from './value-view';
 
+// The bureaus' scores run from 300 to 900.
+const scoreContext = { score: { max: 900 } };
+
 /** What was asked, in one line: "CUIT 20-12345678-6" or "DNI 12345678 · Ana Pérez". */
 function requestLine(record: CreditCheckRecord): string {
   const { cuit, dni, fullName, cpf } = record.request;
@@ -48,12 +51,12 @@ export function CreditCheckCard({
         (folded ? (
           <details className="result">
             <summary>{t('creditChecks.result')}</summary>
-            <KeyValueList data={record.result} />
+            <KeyValueList data={record.result} context={scoreContext} />
           </details>
         ) : (
           <div className="result">
             <h4>{t('creditChecks.result')}</h4>
-            <KeyValueList data={record.result} />
+            <KeyValueList data={record.result} context={scoreContext} />
           </div>
         ))}
     </article>

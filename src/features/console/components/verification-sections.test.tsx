@@ -12,9 +12,10 @@ import {
   ComputedSection,
   DocumentsSection,
   EventsSection,
+  InputsSection,
   StepsSection,
 } from './verification-sections';
-import { KeyValueList } from './value-view';
+import { KeyValueList, MediaLinks } from './value-view';
 
 beforeAll(async () => {
   addTranslations('console', { en, es, pt });
@@ -22,6 +23,13 @@ beforeAll(async () => {
 });
 
 const render = (node: React.ReactNode) => renderToStaticMarkup(node);
+/** As on a verification's page: the media links the BFF listed for its data. */
+const withMedia = (node: React.ReactNode) =>
+  render(
+    <MediaLinks.Provider value={new Set(['/api/staff/media/v1', '/api/staff/media/p1'])}>
+      {node}
+    </MediaLinks.Provider>,
+  );
 
 const data = verificationDataSchema.parse({
   id: 'ver-1',
@@ -69,16 +77,16 @@ describe('verification sections', () => {
   const view = toVerificationView(data)!;
 
   it('shows steps with their media and data, readably', () => {
-    const html = render(<StepsSection steps={view.steps} />);
+    const html = withMedia(<StepsSection steps={view.steps} />);
     expect(html).toContain('<h3>Liveness</h3>');
-    expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video url"/);
+    expect(html).toMatch(/<video[^>]*src="\/api\/staff\/media\/v1"[^>]*aria-label="Video"/);
     expect(html).toContain('IP validation');
     expect(html).toContain('<dt>City</dt><dd>Rosario</dd>');
-    expect(html).toContain('<dt>Is proxy</dt><dd>No</dd>');
+    expect(html).toContain('<dt>Proxy</dt><dd>No</dd>');
   });
 
   it('shows documents with photos, fields and check errors', () => {
-    const html = render(<DocumentsSection documents={view.documents} />);
+    const html = withMedia(<DocumentsSection documents={view.documents} />);
     expect(html).toContain('National ID card · Argentina');
     expect(html).toContain('src="/api/staff/media/p1" alt="National ID card, photo 1 of 1"');
     expect(html).toContain('<dt>Full name</dt><dd>Ana Pérez</dd>');
@@ -98,7 +106,9 @@ describe('verification sections', () => {
     const html = render(<BankSection bank={view.bank!} />);
     expect(html).toContain('<caption>Transactions of the bank statement</caption>');
     expect(html).toContain('<th scope="col">Description</th>');
-    expect(html).toContain('<td>-20.5</td>');
+    // Sums of money in the statement's currency, in the page's language.
+    expect(html).toContain('<td class="number">-R$20.50</td>');
+    expect(html).toContain('<dt>Current balance</dt><dd>R$1,000.00</dd>');
     expect(html).toContain('<dt>Available balance</dt><dd><span class="muted">unknown</span></dd>');
   });
 
@@ -164,9 +174,9 @@ describe('verification sections', () => {
     };
     const html = render(<CreditCheckCard record={record} />);
     expect(html).toContain('Brazil: CPF 123.456.789-09');
-    expect(html).toContain('<dt>Score</dt><dd>712</dd>');
+    expect(html).toContain('<dt>Score</dt><dd>712 / 900</dd>');
     expect(html).toContain('<caption>Debts</caption>');
-    expect(html).toContain('<dt>Synthetic</dt><dd>Yes</dd>');
+    expect(html).toContain('<dt>Synthetic data</dt><dd>Yes</dd>');
     const pending = render(
       <CreditCheckCard record={{ ...record, status: 'pending', result: null, completedAt: null }} />,
     );
@@ -185,23 +195,98 @@ describe('verification sections', () => {
   });
 });
 
+describe('inputs, scores and labels', () => {
+  it('shows each input with why it is pending, in words, in English and Spanish', async () => {
+    await setLanguage('en');
+    const inputs = [
+      {
+        input: 'document-photo' as const,
+        group: 0,
+        documentType: 'national-id',
+        state: 'waitingForBack' as const,
+      },
+      { input: 'selfie-photo' as const, state: 'refused' as const, code: 'selfiePhoto.sunGlasses' },
+      { input: 'custom-fields' as const, state: 'notSent' as const },
+      { input: 'selfie-video' as const, state: 'failed' as const, code: 'no.suchCode' },
+    ];
+    const html = render(<InputsSection inputs={inputs} />);
+    expect(html).toContain('<caption>Each input of the verification and where it stands</caption>');
+    expect(html).toContain('<th scope="row">Identity document: National ID card</th>');
+    expect(html).toContain('Waiting for the back side.');
+    expect(html).toContain('You seem to be wearing sunglasses. Waiting for the person to take it again.');
+    expect(html).toContain('The person has not sent it yet.');
+    expect(html).toContain('Error code no.suchCode. A check failed.');
+    expect(render(<InputsSection inputs={[]} />)).toBe('');
+    await setLanguage('es');
+    const es = render(<InputsSection inputs={inputs} />);
+    expect(es).toContain('Esperando el reverso.');
+    expect(es).not.toContain('sunglasses');
+    await setLanguage('en');
+  });
+
+  it('a face match as a percentage, an IP address by its name, no raw keys', async () => {
+    await setLanguage('en');
+    const steps = [
+      { id: 'facematch', status: 200 as const, data: { score: 82.57 } },
+      { id: 'ip-validation', status: 200 as const, data: { ip: '127.0.0.1', isLocal: true } },
+      {
+        id: 'facematch',
+        status: 200 as const,
+        error: { type: 'StepError', code: 'facematch.mismatch', message: 'the selfie does not match' },
+      },
+    ];
+    const html = render(<StepsSection steps={steps} />);
+    expect(html).toContain('<dt>Score</dt><dd>82.6%</dd>');
+    expect(html).toContain('<dt>IP address</dt><dd>127.0.0.1</dd>');
+    expect(html).toContain(
+      'Failed: The selfie does not match the portrait on the document. (facematch.mismatch)',
+    );
+    expect(html).not.toMatch(/<dt>Ip<\/dt>/);
+    await setLanguage('pt');
+    expect(render(<StepsSection steps={steps} />)).toContain('<dt>Endereço IP</dt>');
+    await setLanguage('en');
+  });
+});
+
 describe('value view', () => {
   it('shows times, field-shaped records and media readably', () => {
     const html = render(
-      <KeyValueList
-        data={{
-          checkedAt: '2026-01-02T03:04:05Z',
-          curp: { value: 'MUEM900215MDFSJR08', label: 'CURP' },
-          selfieMedia: '/api/staff/media/m1',
-          tags: ['a', null],
-          empty: [],
-        }}
-      />,
+      <MediaLinks.Provider value={new Set(['/api/staff/media/m1'])}>
+        <KeyValueList
+          data={{
+            checkedAt: '2026-01-02T03:04:05Z',
+            curp: { value: 'MUEM900215MDFSJR08', label: 'CURP' },
+            selfieMedia: '/api/staff/media/m1',
+            tags: ['a', null],
+            empty: [],
+          }}
+        />
+      </MediaLinks.Provider>,
     );
     expect(html).toMatch(/<time dateTime="2026-01-02T03:04:05Z">[^<]*2026[^<]*<\/time>/);
     expect(html).toContain('<dt>CURP</dt><dd>MUEM900215MDFSJR08</dd>');
     expect(html).toContain('<img class="media" src="/api/staff/media/m1" alt="Selfie media"/>');
     expect(html).toContain('<dd>a, unknown</dd>');
     expect(html).toContain('<dt>Empty</dt><dd><span class="muted">None</span></dd>');
+  });
+
+  it('fetches as media only what the BFF made a media link, not a value that looks like one', () => {
+    const html = render(
+      <MediaLinks.Provider value={new Set(['/api/staff/media/m1'])}>
+        <KeyValueList
+          data={{
+            avatar: '/api/staff/media/m2',
+            trick: '/api/staff/media/../logout',
+            real: '/api/staff/media/m1',
+          }}
+        />
+      </MediaLinks.Provider>,
+    );
+    expect(html).toContain('<dt>Avatar</dt><dd>/api/staff/media/m2</dd>');
+    expect(html).toContain('<dt>Trick</dt><dd>/api/staff/media/../logout</dd>');
+    expect(html).toContain('src="/api/staff/media/m1"');
+    expect(html).not.toContain('src="/api/staff/media/m2"');
+    // Outside a verification's page (no list), nothing is media.
+    expect(render(<KeyValueList data={{ a: '/api/staff/media/m1' }} />)).not.toContain('<img');
   });
 });

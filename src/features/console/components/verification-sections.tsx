@@ -1,10 +1,17 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { StoredEvent } from '@/shared/contract/bff-api';
+import type { InputState, StoredEvent } from '@/shared/contract/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
 import { DataTable } from './data-table';
 import { KeyValueList, KvRow, MediaView, RecordTable, Unknown, ValueView } from './value-view';
+
+/** A service error code in words, in the page's language; an unknown code is shown as it is. */
+export function useCodeText() {
+  const { t } = useTranslation('console');
+  return (code: string, fallback?: string) =>
+    t(`errorCodes.${code}`, { defaultValue: fallback || t('detail.codeUnknown', { code }) });
+}
 
 function useLabels() {
   const { t, i18n } = useTranslation('console');
@@ -30,10 +37,14 @@ export function DetailCard({ id, title, children }: { id: string; title: string;
 
 function StepStatus({ step }: { step: StepView }) {
   const { t } = useTranslation('console');
+  const codeText = useCodeText();
   if (step.error) {
     return (
       <p className="error">
-        {t('detail.stepFailed', { message: step.error.message || step.error.code, code: step.error.code })}
+        {t('detail.stepFailed', {
+          message: codeText(step.error.code, step.error.message),
+          code: step.error.code,
+        })}
       </p>
     );
   }
@@ -52,7 +63,10 @@ function StepCard({ step, level, omit = [] }: { step: StepView; level: 3 | 4; om
     <article className="step" aria-label={stepName(step.id)}>
       <Heading>{stepName(step.id)}</Heading>
       <StepStatus step={step} />
-      {Object.keys(data).length > 0 && <KeyValueList data={data} />}
+      {Object.keys(data).length > 0 && (
+        // The face match's score is a similarity in percent.
+        <KeyValueList data={data} context={step.id === 'facematch' ? { score: 'percent' } : undefined} />
+      )}
     </article>
   );
 }
@@ -188,28 +202,31 @@ export function ComputedSection({ view }: { view: VerificationView }) {
 
 export function BankSection({ bank }: { bank: BankView }) {
   const { t } = useTranslation('console');
+  // The balances are in the statement's account currency.
+  const currency = bank.accounts.find((a) => typeof a.currency === 'string')?.currency;
+  const context = { currency: typeof currency === 'string' ? currency : null };
   return (
     <DetailCard id="detail-bank" title={t('detail.bank')}>
       <h3>{t('detail.accounts')}</h3>
       {bank.accounts.length ? (
-        <RecordTable rows={bank.accounts} caption={t('detail.accountsCaption')} />
+        <RecordTable rows={bank.accounts} caption={t('detail.accountsCaption')} context={context} />
       ) : (
         <p>{t('common.none')}</p>
       )}
       <h3>{t('detail.balances')}</h3>
       <dl className="kv">
         <KvRow label={t('detail.currentBalance')}>
-          <ValueView name="current_balance" value={bank.currentBalance} />
+          <ValueView name="current_balance" value={bank.currentBalance} context={context} />
         </KvRow>
         <KvRow label={t('detail.availableBalance')}>
-          <ValueView name="available_balance" value={bank.availableBalance} />
+          <ValueView name="available_balance" value={bank.availableBalance} context={context} />
         </KvRow>
       </dl>
       <h3>{t('detail.holder')}</h3>
       {bank.holder ? <KeyValueList data={bank.holder} /> : <Unknown />}
       <h3>{t('detail.transactions')}</h3>
       {bank.transactions.length ? (
-        <RecordTable rows={bank.transactions} caption={t('detail.transactionsCaption')} />
+        <RecordTable rows={bank.transactions} caption={t('detail.transactionsCaption')} context={context} />
       ) : (
         <p>{t('common.none')}</p>
       )}
@@ -278,6 +295,53 @@ export function RawData({ id, body }: { id: string; body: unknown }) {
       <button type="button" className="secondary" onClick={download}>
         {t('detail.download')}
       </button>
+    </DetailCard>
+  );
+}
+
+/** Each input with its status and why: not sent, refused (with the code in words), waiting for the back side… */
+export function InputsSection({
+  inputs,
+  documentName,
+}: {
+  inputs: InputState[];
+  /** A custom document's name from the flow, by group. */
+  documentName?: (group: number) => string | undefined;
+}) {
+  const { t, docType } = useLabels();
+  const codeText = useCodeText();
+  if (inputs.length === 0) return null;
+  return (
+    <DetailCard id="detail-inputs" title={t('detail.inputs')}>
+      <DataTable
+        caption={t('detail.inputsCaption')}
+        className="inputs-table"
+        columns={[
+          t('detail.inputColumns.input'),
+          t('detail.inputColumns.state'),
+          t('detail.inputColumns.reason'),
+        ]}
+      >
+        {inputs.map((input, i) => {
+          const name = t(`detail.inputNames.${input.input}`);
+          const documentLabel =
+            (input.group !== undefined ? documentName?.(input.group) : undefined) ??
+            (input.documentType ? docType(input.documentType) : undefined);
+          const bad = input.state === 'refused' || input.state === 'failed';
+          return (
+            <tr key={i}>
+              <th scope="row">{documentLabel ? `${name}: ${documentLabel}` : name}</th>
+              <td>
+                <span className={`badge input-${input.state}`}>{t(`detail.inputState.${input.state}`)}</span>
+              </td>
+              <td className={bad ? 'error' : undefined}>
+                {input.code ? `${codeText(input.code)} ` : ''}
+                {t(`detail.inputReason.${input.state}`)}
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
     </DetailCard>
   );
 }

@@ -56,3 +56,43 @@ export function columnsOf(rows: readonly Record<string, unknown>[]): string[] {
   for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
   return [...seen];
 }
+
+/** Keys whose numbers are sums of money (bank statements, credit checks). */
+const moneyKeys = new Set(['amount', 'balance', 'current_balance', 'available_balance', 'totalDebt']);
+
+/**
+ * How a number under a key reads: money in its currency, a score on its scale ("82.6 / 100", or a
+ * similarity as a percentage), else a number in the page's language.
+ */
+export interface NumberContext {
+  currency?: string | null;
+  score?: 'percent' | { max: number };
+}
+
+export function formatNumber(
+  key: string,
+  value: number,
+  language: string,
+  context: NumberContext = {},
+): { text: string; scale?: { max: number } } {
+  if (moneyKeys.has(key) && context.currency && /^[A-Z]{3}$/.test(context.currency)) {
+    try {
+      return {
+        text: new Intl.NumberFormat(language, { style: 'currency', currency: context.currency }).format(
+          value,
+        ),
+      };
+    } catch {
+      // An unknown currency code reads as a plain number below.
+    }
+  }
+  if (key === 'score' && context.score === 'percent')
+    return {
+      text: new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(
+        value / 100,
+      ),
+    };
+  const text = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
+  if (key === 'score' && typeof context.score === 'object') return { text, scale: context.score };
+  return { text };
+}

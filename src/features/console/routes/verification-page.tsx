@@ -1,17 +1,19 @@
 import { useMemo } from 'react';
+import { planFlow } from '@/shared/flow-plan';
 import { useTranslation } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
 import { ReviewActions } from '../components/review-actions';
 import { LoadError, Loading } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
-import { KeyValueList, KvRow, Unknown } from '../components/value-view';
+import { KeyValueList, KvRow, MediaLinks, Unknown } from '../components/value-view';
 import {
   BankSection,
   ComputedSection,
   DetailCard,
   DocumentsSection,
   EventsSection,
+  InputsSection,
   RawData,
   StepsSection,
 } from '../components/verification-sections';
@@ -24,6 +26,7 @@ export function VerificationPage({ id }: { id: string }) {
   const query = useVerification(id);
   const view = useMemo(() => toVerificationView(query.data?.data), [query.data]);
   const summary = query.data?.summary;
+  const mediaLinks = useMemo(() => new Set(query.data?.media), [query.data]);
   const status = view?.status ?? summary?.status ?? null;
   // The flow's field definitions give the answers their labels (in the page's language) and
   // option labels; without them the field's name is made readable.
@@ -55,6 +58,19 @@ export function VerificationPage({ id }: { id: string }) {
     );
   }, [flowQuery?.data, language, t, i18n.language]);
 
+  const customDocumentNames = useMemo(() => {
+    const flow = flowQuery?.data;
+    if (!flow) return new Map<number, string>();
+    const texts = flow.translations?.[language]?.documents ?? {};
+    return new Map(
+      planFlow(flow).documents.flatMap((d) =>
+        d.kind === 'custom' && (texts[d.doc.type] ?? d.doc.name)
+          ? [[d.group, texts[d.doc.type] ?? d.doc.name!] as const]
+          : [],
+      ),
+    );
+  }, [flowQuery?.data, language]);
+
   return (
     <section aria-labelledby="console-verification-title" className="verification">
       <p>
@@ -71,7 +87,7 @@ export function VerificationPage({ id }: { id: string }) {
           <LoadError error={query.error} onRetry={() => void query.refetch()} />
         ))}
       {query.data && (
-        <>
+        <MediaLinks.Provider value={mediaLinks}>
           <DetailCard id="detail-summary" title={t('detail.summary')}>
             <dl className="kv">
               <KvRow label={t('detail.status')}>
@@ -89,6 +105,12 @@ export function VerificationPage({ id }: { id: string }) {
               <KvRow label={t('detail.updated')}>
                 {formatDateTime(summary?.updatedAt, i18n.language) ?? <Unknown />}
               </KvRow>
+              {/* The retention sweep deletes the BFF's copy then (RETENTION_DAYS after the last change). */}
+              <KvRow label={t('detail.deletionDate')}>
+                {query.data.deletionDate
+                  ? formatDateTime(query.data.deletionDate, i18n.language)
+                  : t('detail.keptForever')}
+              </KvRow>
               {view?.hasProblem !== null && view?.hasProblem !== undefined && (
                 <KvRow label={t('detail.hasProblem')}>
                   {view.hasProblem ? t('common.yes') : t('common.no')}
@@ -105,6 +127,10 @@ export function VerificationPage({ id }: { id: string }) {
               </>
             )}
           </DetailCard>
+          <InputsSection
+            inputs={query.data.inputs}
+            documentName={(group) => customDocumentNames.get(group)}
+          />
           {view ? (
             <>
               <StepsSection steps={view.steps} />
@@ -138,7 +164,7 @@ export function VerificationPage({ id }: { id: string }) {
           <ReviewActions id={id} status={status} />
           <EventsSection events={query.data.events} />
           <RawData id={id} body={query.data} />
-        </>
+        </MediaLinks.Provider>
       )}
     </section>
   );

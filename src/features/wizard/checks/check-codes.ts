@@ -21,6 +21,7 @@ const codes = [
   'client.multipleFaces',
   'client.closedEyes',
   'client.noPdf417',
+  'client.fileMissing',
 ] as const;
 
 export type ClientCheckCode = (typeof codes)[number];

@@ -38,6 +38,7 @@ export function FailuresScreen({ steps, state, update }: Props) {
             <li key={input.id} className="failure">
               <h2>{name(input)}</h2>
               <ProblemMessage code={outcome.error.code} />
+              {outcome.error.type === 'ClientCheck' && <p className="muted">{t('failures.foundHere')}</p>}
               <button
                 type="button"
                 className={i === 0 ? undefined : 'secondary'}

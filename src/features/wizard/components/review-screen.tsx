@@ -13,6 +13,7 @@ import {
   isStepComplete,
   pendingInputs,
   planInputs,
+  type InputError,
   type InputOutcome,
   type WizardState,
 } from '../lib/wizard-model';
@@ -71,6 +72,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<RequestFailure | null>(null);
   const [cancelled, setCancelled] = useState(false);
+  const [checking, setChecking] = useState(false);
   const upload = useRef<AbortController | null>(null);
   // A reload (or a closed tab) during an upload: whether it arrived is asked before any new send,
   // so that the person is never offered a send the service would refuse.
@@ -105,12 +107,27 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
   async function send() {
     setFailure(null);
     setCancelled(false);
+    setChecking(true);
+    // Everything the browser can already refuse is told now, together, and stays here.
+    const { checkHeldInputs } = await import('../checks/check-held-inputs');
+    const refused = await checkHeldInputs(toSend, planned, steps, getBlob).catch(
+      (): Record<string, InputError> => ({}),
+    );
+    setChecking(false);
+    const refusedResults = Object.fromEntries(
+      Object.entries(refused).map(([id, error]): [string, InputOutcome] => [id, { state: 'failed', error }]),
+    );
+    const sendNow = toSend.filter((input) => !refused[input.id]);
+    if (!sendNow.length) {
+      update((s) => ({ ...s, results: { ...s.results, ...refusedResults }, screen: 'failures' }));
+      return;
+    }
     setProgress(0);
     const controller = new AbortController();
     upload.current = controller;
     update((s) => ({ ...s, sendingSince: new Date().toISOString() }));
     const parts = await Promise.all(
-      toSend.map(async (input) => ({
+      sendNow.map(async (input) => ({
         input,
         blob: input.file ? await getBlob(input.file.stored.key) : undefined,
       })),
@@ -134,8 +151,9 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
       setFailure(classifyFailure(outcome.status, outcome.error));
       return;
     }
-    const results: Record<string, InputOutcome> = { ...state.results };
-    toSend.forEach((input, i) => {
+    // The service's answers and the browser's refusals, on one failures screen.
+    const results: Record<string, InputOutcome> = { ...state.results, ...refusedResults };
+    sendNow.forEach((input, i) => {
       const result = outcome.results[i];
       if (!result) return;
       results[input.id] =
@@ -237,6 +255,11 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
           </div>
         </div>
       )}
+      {checking && (
+        <p role="status" className="muted">
+          {t('review.checking')}
+        </p>
+      )}
       {cancelled && (
         <p role="status" className="notice">
           {t('review.cancelled')}
@@ -254,7 +277,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
         <button
           type="button"
           onClick={() => void send()}
-          disabled={sending || incomplete.length > 0 || !toSend.length || failure === 'locked'}
+          disabled={sending || checking || incomplete.length > 0 || !toSend.length || failure === 'locked'}
         >
           {sending ? t('review.sending') : t('review.send')}
         </button>

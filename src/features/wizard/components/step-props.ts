@@ -1,14 +1,13 @@
-import type { ErrorCode } from '@/shared/error-codes';
 import type { CapturedInfo } from './capture-field';
 import type { WizardStep } from '../lib/steps';
-import type { Capture, InputPart, StoredFile } from '../lib/wizard-model';
+import type { Capture, InputError, InputPart, StoredFile } from '../lib/wizard-model';
 
 /** What every step screen gets from the wizard. */
 export type StepProps<K extends WizardStep['kind']> = {
   step: Extract<WizardStep, { kind: K }>;
   capture: Capture | undefined;
   /** Set when the person came back to retake one failed input of this step. */
-  retake?: { part: InputPart; code: ErrorCode };
+  retake?: { part: InputPart; code: InputError['code'] };
   storeFile: (file: File, inputId: string, extra?: Partial<StoredFile>) => Promise<StoredFile>;
   getBlob: (key: string) => Promise<Blob | undefined>;
   save: (capture: Capture) => void;

@@ -108,7 +108,14 @@ export function useWizard(flowId: string) {
       const key = `${load.state.verification.verificationId}/${inputId}/${Date.now()}`;
       blobs.current.set(key, file);
       await storage.putBlob(key, file).catch(() => undefined);
-      return { key, size: file.size, type: file.type, ...extra, name: extra.name || file.name || inputId };
+      return {
+        key,
+        size: file.size,
+        type: file.type,
+        capturedAt: Date.now(),
+        ...extra,
+        name: extra.name || file.name || inputId,
+      };
     },
     [load],
   );

@@ -4,6 +4,7 @@ import type { FileField } from '@/shared/file-format';
 import type { DocumentType } from '@/shared/flow';
 import { documentSides } from '@/shared/document-sides';
 import type { CustomField, InputDescriptor } from '@/shared/contract/send-input';
+import type { ClientCheckCode } from '../checks/check-codes';
 import type { WizardStep } from './steps';
 
 /** A captured file; its bytes live in IndexedDB under `key`. */
@@ -19,6 +20,8 @@ export interface StoredFile {
   pages?: number;
   /** Taken with the camera here: its made-up name is never shown. */
   fromCamera?: boolean;
+  /** When it was captured (ms): of two sides found alike before the send, the later is retaken. */
+  capturedAt?: number;
 }
 
 export type DocumentCapture = {
@@ -57,7 +60,8 @@ export type BankCapture = {
 export type Capture =
   DocumentCapture | BiometricCapture | CustomDocumentCapture | CustomFieldsCapture | BankCapture;
 
-export type InputError = { type: string; code: ErrorCode; message: string };
+/** The service's answer for an input, or the browser's refusal of it before the send (`client.*`). */
+export type InputError = { type: string; code: ErrorCode | ClientCheckCode; message: string };
 export type InputOutcome = { state: 'accepted' } | { state: 'failed'; error: InputError };
 
 /** Where a retake goes: a step and the part of it (front, back, file, …). */
@@ -90,7 +94,7 @@ export interface WizardState {
   captures: Record<string, Capture>;
   results: Record<string, InputOutcome>;
   /** The input being retaken, when the person came from the failures screen. */
-  retake?: { inputId: string; code: ErrorCode; fileKey?: string };
+  retake?: { inputId: string; code: InputError['code']; fileKey?: string };
   skippedUploadWait?: boolean;
 }
 

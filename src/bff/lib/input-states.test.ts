@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@/shared/contract/bff-api';
+import type { VerificationData } from '@/shared/contract/verification';
+import { inputStatesOf } from './input-states';
+
+const base = (status: VerificationData['identity']['status'], extra: Partial<VerificationData>) =>
+  ({
+    id: 'v1',
+    flow: { id: 'f', name: 'F' },
+    identity: { status },
+    steps: [],
+    documents: [],
+    ...extra,
+  }) as VerificationData;
+
+const event = (eventName: string): StoredEvent => ({
+  id: eventName,
+  kind: 'verification',
+  eventName,
+  receivedAt: '2026-01-01T00:00:00Z',
+  signatureValid: true,
+  body: {},
+});
+
+const doc = (type: string, country: string, photos: number, steps: VerificationData['steps'] = []) => ({
+  type,
+  country,
+  photos: Array.from({ length: photos }, (_, i) => `/m/${i}`),
+  steps,
+});
+
+describe('inputStatesOf', () => {
+  it('pending: not sent, refused with its code, waiting for the back side, received', () => {
+    const data = base('pending', {
+      documents: [doc('national-id', 'AR', 1), doc('custom-proof-of-address', '', 1)],
+      ...({
+        inputs: [
+          { id: 'connection-data', status: 200 },
+          { id: 'document-photo', group: 0, status: 200 },
+          { id: 'selfie-photo', status: 100, errorCode: 'selfiePhoto.sunGlasses' },
+          { id: 'custom-document-photo', group: 1, status: 200 },
+          { id: 'custom-fields', status: 0 },
+        ],
+      } as object),
+    });
+    expect(inputStatesOf(data, [])).toEqual([
+      { input: 'document-photo', group: 0, documentType: 'national-id', state: 'waitingForBack' },
+      { input: 'selfie-photo', state: 'refused', code: 'selfiePhoto.sunGlasses' },
+      {
+        input: 'custom-document-photo',
+        group: 1,
+        documentType: 'custom-proof-of-address',
+        state: 'received',
+      },
+      { input: 'custom-fields', state: 'notSent' },
+    ]);
+  });
+
+  it('a one-or-two-sided document waits for its back only once processing was postponed', () => {
+    const data = base('pending', {
+      documents: [doc('national-id', 'BR', 1)],
+      ...({ inputs: [{ id: 'document-photo', group: 0, status: 200 }] } as object),
+    });
+    expect(inputStatesOf(data, [])[0].state).toBe('received');
+    expect(inputStatesOf(data, [event('verification_postponed')])[0].state).toBe('waitingForBack');
+  });
+
+  it('running: processing; finished: checked or failed with the code of the failed check', () => {
+    const inputs = [
+      { id: 'document-photo', group: 0, status: 200 },
+      { id: 'selfie-video', status: 200 },
+    ];
+    const running = base('running', { ...({ inputs } as object), documents: [doc('passport', 'AR', 1)] });
+    expect(inputStatesOf(running, []).map((i) => i.state)).toEqual(['processing', 'processing']);
+    const failedStep = {
+      id: 'facematch',
+      status: 200 as const,
+      error: { type: 'StepError', code: 'facematch.mismatch', message: 'm' },
+    };
+    const done = base('reviewNeeded', {
+      ...({ inputs } as object),
+      documents: [doc('passport', 'AR', 1, [failedStep])],
+      steps: [{ id: 'liveness', status: 200, error: null }],
+    });
+    expect(inputStatesOf(done, [])).toEqual([
+      {
+        input: 'document-photo',
+        group: 0,
+        documentType: 'passport',
+        state: 'failed',
+        code: 'facematch.mismatch',
+      },
+      { input: 'selfie-video', state: 'checked' },
+    ]);
+    expect(inputStatesOf(base('pending', {}), [])).toEqual([]);
+  });
+});
