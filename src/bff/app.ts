@@ -159,10 +159,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   app.get('/api/openapi.json', async () =>
     openApiDocument({ title: 'IDV Capture BFF (browser API)', version: '1' }, contracts),
   );
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks in callback form: an async hook costs a promise and a turn of the microtask queue on
+  // every request, for work that never waits.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -172,6 +175,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       },
       'request',
     );
+    done();
   });
   const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
   const retention = new RetentionSweep(store, app.log, config.retentionDays);
