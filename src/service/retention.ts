@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@/server-shared/periodic-task';
 import type { ServiceContext, VerificationRow } from './context';
 import type { Lifecycle } from './lifecycle';
 
@@ -10,8 +11,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * webhook events older than `RETENTION_DAYS` go too. 0 days keeps everything.
  */
 export class RetentionSweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly schedule = new PeriodicTask(
+    () => this.sweep(),
+    DAY_MS,
+    (err) => this.ctx.log.warn({ err }, 'retention sweep failed'),
+  );
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -63,18 +67,10 @@ export class RetentionSweep {
   }
 
   start() {
-    const run = () => {
-      this.running ??= this.sweep()
-        .catch((err: unknown) => this.ctx.log.warn({ err }, 'retention sweep failed'))
-        .finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, DAY_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async stop() {
-    clearInterval(this.timer);
-    await this.running;
+  stop() {
+    return this.schedule.stop();
   }
 }
