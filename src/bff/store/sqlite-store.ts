@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
-import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
   BffStore,
   HandoffGrant,
@@ -13,6 +12,16 @@ import type {
   VerificationDataUpdate,
   VerificationFilter,
 } from './store';
+import {
+  toCreditCheck,
+  toEvent,
+  toHandoff,
+  toSummary,
+  type CreditCheckRow,
+  type EventRow,
+  type HandoffRow,
+  type VerificationRow as SummaryRow,
+} from './rows';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS session_verifications (
@@ -72,100 +81,14 @@ CREATE TABLE IF NOT EXISTS handoff_tokens (
 CREATE INDEX IF NOT EXISTS handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
 `;
 
-interface HandoffRow {
-  verification_id: string;
-  identity: string;
-  flow_id: string;
-  flow_name: string | null;
-  expires_at: number;
-  used_at: number | null;
-}
-
-const toHandoff = (row: HandoffRow): HandoffGrant => ({
-  verificationId: row.verification_id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  expiresAt: new Date(row.expires_at),
-  claimedAt: row.used_at === null ? null : new Date(row.used_at),
-});
-
 /** A claimed grant is kept this long after it expired, for the desktop that follows it. */
 const HANDOFF_KEPT_MS = 24 * 3600_000;
 
-interface VerificationRow {
-  id: string;
-  identity: string | null;
-  flow_id: string;
-  flow_name: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  last_event: string | null;
+interface VerificationRow extends SummaryRow {
   data: string | null;
-}
-interface EventRow {
-  id: string;
-  kind: StoredEvent['kind'];
-  event_name: string;
-  body: string;
-  verification_id: string | null;
-  credit_check_id: string | null;
-  received_at: string;
-}
-interface CreditCheckRow {
-  id: string;
-  country: CreditCheckRecord['country'];
-  request: string;
-  status: CreditCheckRecord['status'];
-  result: string | null;
-  error: string | null;
-  created_at: string;
-  completed_at: string | null;
 }
 
 const now = () => new Date().toISOString();
-const statusOf = (value: string): IdentityStatus => identityStatus.safeParse(value).data ?? 'pending';
-
-const toSummary = (row: VerificationRow): VerificationSummary => ({
-  id: row.id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  status: statusOf(row.status),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  lastEvent: row.last_event,
-});
-
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-};
-
-const toEvent = (row: EventRow): StoredEvent => ({
-  id: row.id,
-  kind: row.kind,
-  eventName: row.event_name,
-  receivedAt: row.received_at,
-  // Only events with a valid signature are ever stored.
-  signatureValid: true,
-  body: parseBody(row.body),
-});
-
-const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
-  id: row.id,
-  country: row.country,
-  request: JSON.parse(row.request) as Record<string, unknown>,
-  status: row.status,
-  result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-  error: row.error,
-  createdAt: row.created_at,
-  completedAt: row.completed_at,
-});
 
 /** The BFF's store in one SQLite file (DATA_DIR/bff.sqlite), separate from the service's. */
 export class SqliteStore implements BffStore {
