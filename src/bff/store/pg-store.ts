@@ -409,9 +409,7 @@ export class PgStore implements BffStore {
   }
 
   async deleteOlderThan(cutoff: Date) {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return this.transaction(async (client) => {
       let count = 0;
       for (const text of [
         'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
@@ -422,14 +420,8 @@ export class PgStore implements BffStore {
       ]) {
         count += (await client.query(text, [cutoff])).rowCount ?? 0;
       }
-      await client.query('COMMIT');
       return count;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async close() {
