@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { pgMigrations } from './pg-migrations';
+import { KeyQueue } from './key-queue';
 import {
   toCreditCheck,
   toEvent,
@@ -80,7 +81,7 @@ export class PgStore implements BffStore {
    * always get one of the main pool's: sharing one pool, enough waiting locks would starve it.
    */
   private readonly lockPool: pg.Pool;
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyQueue();
 
   private constructor(
     readonly pool: pg.Pool,
@@ -239,14 +240,7 @@ export class PgStore implements BffStore {
         client.release(broken);
       }
     };
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    this.chains.set(key, next);
-    try {
-      return await next;
-    } finally {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }
+    return this.queue.run(key, run);
   }
 
   async recordEvent(e: NewEvent) {

@@ -12,6 +12,7 @@ import type {
   VerificationDataUpdate,
   VerificationFilter,
 } from './store';
+import { KeyQueue } from './key-queue';
 import {
   toCreditCheck,
   toEvent,
@@ -94,7 +95,7 @@ const now = () => new Date().toISOString();
 export class SqliteStore implements BffStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyQueue();
 
   constructor(file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -221,14 +222,7 @@ export class SqliteStore implements BffStore {
 
   /** One process owns the SQLite file, so a chain of promises per key is lock enough. */
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    this.chains.set(key, next);
-    try {
-      return await next;
-    } finally {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }
+    return this.queue.run(key, fn);
   }
 
   async recordEvent(e: NewEvent) {
