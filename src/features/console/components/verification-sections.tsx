@@ -316,11 +316,7 @@ export function InputsSection({
       <DataTable
         caption={t('detail.inputsCaption')}
         className="inputs-table"
-        columns={[
-          t('detail.inputColumns.input'),
-          t('detail.inputColumns.state'),
-          t('detail.inputColumns.reason'),
-        ]}
+        columns={[t('detail.inputColumns.input'), t('detail.inputColumns.state')]}
       >
         {inputs.map((input, i) => {
           const name = t(`detail.inputNames.${input.input}`);
@@ -333,10 +329,10 @@ export function InputsSection({
               <th scope="row">{documentLabel ? `${name}: ${documentLabel}` : name}</th>
               <td>
                 <span className={`badge input-${input.state}`}>{t(`detail.inputState.${input.state}`)}</span>
-              </td>
-              <td className={bad ? 'error' : undefined}>
-                {input.code ? `${codeText(input.code)} ` : ''}
-                {t(`detail.inputReason.${input.state}`)}
+                <span className={bad ? 'input-reason error' : 'input-reason'}>
+                  {input.code ? `${codeText(input.code)} ` : ''}
+                  {t(`detail.inputReason.${input.state}`)}
+                </span>
               </td>
             </tr>
           );
