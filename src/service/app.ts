@@ -16,6 +16,7 @@ import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
 import { PgDeliveryQueue } from './pg-outbox';
 import { RetentionSweep } from './retention';
+import { VerificationRepo } from './verification-repo';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
@@ -51,8 +52,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
   // Files whose transaction did or did not commit before the last stop, and orphans.
-  const hasRecord = db.prepare('SELECT 1 FROM media WHERE id = ?');
-  const recovered = media.recover((id) => hasRecord.get(id) !== undefined);
+  const repo = new VerificationRepo(db);
+  const recovered = media.recover((id) => repo.hasMedia(id));
   const flows = loadFlows();
   const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
@@ -66,6 +67,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const ctx: ServiceContext = {
     config,
     db,
+    repo,
     flows,
     plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
     media,

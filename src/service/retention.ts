@@ -1,5 +1,5 @@
 import { PeriodicTask } from '@/server-shared/periodic-task';
-import type { ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
 import type { Lifecycle } from './lifecycle';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -33,17 +33,7 @@ export class RetentionSweep {
 
   async sweep(now = Date.now()) {
     const { retentionDays, retentionExpiredDays } = this.ctx.config;
-    const due = this.ctx.db
-      .prepare(
-        `SELECT * FROM verifications
-         WHERE (? > 0 AND updated_at < ?) OR (expired = 1 AND ? > 0 AND updated_at < ?)`,
-      )
-      .all(
-        retentionDays,
-        now - retentionDays * DAY_MS,
-        retentionExpiredDays,
-        now - retentionExpiredDays * DAY_MS,
-      ) as VerificationRow[];
+    const due = this.ctx.repo.dueForErasure(retentionDays, retentionExpiredDays, now);
     for (const v of due) await this.lifecycle.erase(v);
     let creditChecks = 0;
     let events = 0;
