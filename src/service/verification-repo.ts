@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { statementCache } from '@/server-shared/statement-cache';
 import type { FileFormat } from '@/shared/file-format';
 import type { InputRow, VerificationRow } from './context';
 import type { Db } from './db';
@@ -11,17 +12,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * (`ctx.db.transaction`), so that a change and its webhook event (the outbox) commit together.
  */
 export class VerificationRepo {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql: (source: string) => Database.Statement;
 
-  constructor(private readonly db: Db) {}
-
-  private sql(source: string) {
-    let statement = this.statements.get(source);
-    if (!statement) {
-      statement = this.db.prepare(source);
-      this.statements.set(source, statement);
-    }
-    return statement;
+  constructor(db: Db) {
+    this.sql = statementCache(db);
   }
 
   get(id: string) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { statementCache } from '@/server-shared/statement-cache';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
   BffStore,
@@ -94,7 +95,7 @@ const now = () => new Date().toISOString();
 /** The BFF's store in one SQLite file (DATA_DIR/bff.sqlite), separate from the service's. */
 export class SqliteStore implements BffStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql: (source: string) => Database.Statement;
   private readonly queue = new KeyQueue();
 
   constructor(file: string) {
@@ -103,16 +104,7 @@ export class SqliteStore implements BffStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
-  }
-
-  /** A prepared statement, prepared once: preparing costs more than running a small query. */
-  private sql(source: string) {
-    let statement = this.statements.get(source);
-    if (!statement) {
-      statement = this.db.prepare(source);
-      this.statements.set(source, statement);
-    }
-    return statement;
+    this.sql = statementCache(this.db);
   }
 
   static inDataDir(dataDir: string) {
