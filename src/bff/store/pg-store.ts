@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
+import { migrate } from '@/server-shared/pg-migrate';
 import { pgMigrations } from './pg-migrations';
 import { KeyQueue } from './key-queue';
 import {
@@ -32,44 +33,6 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 
 /** Key of the advisory lock that lets one starting instance migrate while the others wait. */
 const MIGRATION_LOCK = 'idv-bff-migrations';
-
-/**
- * Runs the migrations not yet applied, under an advisory lock: instances starting at the same
- * time wait for the first one, then find nothing left to do. A schema named by the connection's
- * search_path (`options=-c search_path=name` in the URL) is created if it does not exist.
- */
-export async function migrate(
-  client: pg.PoolClient | pg.Client,
-  migrations: string[],
-  table: string,
-  lockKey: string,
-) {
-  await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-  try {
-    const { rows } = await client.query<{ path: string }>("SELECT current_setting('search_path') AS path");
-    const first = rows[0].path.split(',')[0].trim().replace(/^"|"$/g, '');
-    if (first && first !== '$user' && first !== 'public') {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(first)}`);
-    }
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const applied = await client.query<{ version: number }>(`SELECT max(version) AS version FROM ${table}`);
-    for (let v = applied.rows[0].version ?? 0; v < migrations.length; v++) {
-      await client.query('BEGIN');
-      try {
-        await client.query(migrations[v]);
-        await client.query(`INSERT INTO ${table} (version) VALUES ($1)`, [v + 1]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]);
-  }
-}
 
 /**
  * The BFF's store on PostgreSQL (DATABASE_URL), shared by any number of BFF instances. Same
