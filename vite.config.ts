@@ -19,13 +19,21 @@ export const firstScreens: Record<string, ScreenModules> = {
 };
 
 /**
- * The face models and TensorFlow.js wasm files the wizard's selfie check loads at run time, served
- * from node_modules in development and copied into the build: only the files the check uses.
+ * The files the wizard's checks load at run time, served from node_modules in development and
+ * copied into the build (only the files the checks use): the face models and TensorFlow.js wasm
+ * of the selfie check; tesseract.js's worker, its LSTM wasm cores and the English data of the MRZ
+ * check.
  */
-function faceAssets(): Plugin {
+function modelAssets(): Plugin {
   const require = createRequire(import.meta.url);
   const humanModels = join(dirname(require.resolve('@vladmandic/human')), '..', 'models');
   const tfjsWasm = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+  const tesseract = join(dirname(require.resolve('tesseract.js')), '..', 'dist');
+  // tesseract.js-core is tesseract.js's own dependency: resolved from there.
+  const tesseractCore = dirname(
+    createRequire(require.resolve('tesseract.js')).resolve('tesseract.js-core/package.json'),
+  );
+  const engData = join(dirname(require.resolve('@tesseract.js-data/eng')), '4.0.0_best_int');
   const files: Record<string, string> = {};
   for (const model of ['blazeface', 'facemesh', 'iris']) {
     for (const ext of ['json', 'bin'])
@@ -37,8 +45,15 @@ function faceAssets(): Plugin {
     'tfjs-backend-wasm-threaded-simd.wasm',
   ])
     files[`models/tfjs/${wasm}`] = join(tfjsWasm, wasm);
+  files['models/tesseract/worker.min.js'] = join(tesseract, 'worker.min.js');
+  for (const core of ['lstm', 'simd-lstm', 'relaxedsimd-lstm'])
+    files[`models/tesseract/core/tesseract-core-${core}.wasm.js`] = join(
+      tesseractCore,
+      `tesseract-core-${core}.wasm.js`,
+    );
+  files['models/tesseract/eng/eng.traineddata.gz'] = join(engData, 'eng.traineddata.gz');
   return {
-    name: 'face-assets',
+    name: 'model-assets',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const file = files[(req.url ?? '').replace(/^\//, '').split('?')[0]];
@@ -49,7 +64,9 @@ function faceAssets(): Plugin {
             ? 'application/json'
             : file.endsWith('.wasm')
               ? 'application/wasm'
-              : 'application/octet-stream',
+              : file.endsWith('.js')
+                ? 'text/javascript'
+                : 'application/octet-stream',
         );
         res.end(readFileSync(file));
       });
@@ -64,7 +81,7 @@ function faceAssets(): Plugin {
 export default defineConfig({
   plugins: [
     react(),
-    faceAssets(),
+    modelAssets(),
     precompress(),
     servers(),
     firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens }),

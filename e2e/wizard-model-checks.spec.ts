@@ -1,11 +1,20 @@
-import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
 // The checks that need a model or a reader, in the browser before any upload, with the service's
-// rules: the fake camera's green test frame is refused as a selfie with the noFace prompt, two faces
-// with the multipleFaces one; a DNI back without its required barcode is refused at capture.
-test.describe('wizard: face and barcode checks in the browser', () => {
+// rules: the fake camera's green test frame is refused as a selfie with the noFace prompt (and the
+// camera's guide says so while it is open), two faces with the multipleFaces one; a DNI back
+// without its required barcode is refused at capture; an expired passport is told with its date and
+// one whose MRZ names another country gets the service's prompt; a camera that sees a face says
+// "ready".
+
+/** The live camera's guide: the status line inside the camera region. */
+const cameraGuide = (page: Page) => page.getByRole('region', { name: 'Camera' }).getByRole('status');
+
+test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
   test('a back without the PDF417 the DNI requires is refused at capture', async ({ page }) => {
     const wizard = new WizardPage(page);
     await wizard.start('ar-national-id');
@@ -15,7 +24,35 @@ test.describe('wizard: face and barcode checks in the browser', () => {
     const alert = await wizard.uploadRefused(samplePath('mx-ine-back.jpg'));
     await expect(alert).toContainText('The barcode on the document cannot be seen.');
     await expect(page.getByRole('figure')).toHaveCount(0);
+    // The camera's guide says the barcode cannot be read in the green test frame.
+    await wizard.button('Take a photo with the camera').click();
+    await wizard.button('Open the camera').click();
+    await expect(cameraGuide(page)).toHaveText(/The barcode cannot be read yet/, { timeout: 30_000 });
+    await wizard.button('Close the camera').click();
     await wizard.upload('ar-national-id-back.jpg');
+  });
+
+  test('an expired passport, then one of another country, are refused at capture', async ({ page }) => {
+    const wizard = new WizardPage(page);
+    await wizard.start('global-passport');
+    await page.getByLabel('Issuing country').selectOption('US');
+    await wizard.continue();
+    // The OCR loads with the first photo of this side: more than the usual wait.
+    const upload = page.getByLabel('Upload a photo (JPEG or PNG)');
+    await upload.setInputFiles(samplePath('us-passport-expired.jpg'));
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('This document expired on March 1, 2021.', { timeout: 60_000 });
+    await expect(alert).toContainText('Use a valid document');
+    await upload.setInputFiles(samplePath('document-country-mismatch.jpg'));
+    await expect(alert).toContainText('This document is not from the country you chose.', {
+      timeout: 60_000,
+    });
+    await expect(page.getByRole('figure')).toHaveCount(0);
+    // The choice can be changed from here.
+    await wizard.button('Change the document type or country').click();
+    await page.getByLabel('Issuing country').selectOption('GB');
+    await wizard.continue();
+    await wizard.upload('gb-passport.jpg');
   });
 
   test('the fake camera frame (no face) is refused at capture, then a selfie with a face passes', async ({
@@ -30,6 +67,7 @@ test.describe('wizard: face and barcode checks in the browser', () => {
     await wizard.button('Take a photo with the camera').click();
     await wizard.button('Open the camera').click();
     await expect(page.getByRole('region', { name: 'Camera' })).toBeVisible();
+    await expect(cameraGuide(page)).toHaveText(/No face in view/, { timeout: 60_000 });
     await wizard.button('Take photo').click();
     await wizard.button('Use this photo').click();
     const alert = page.getByRole('alert');
@@ -45,4 +83,32 @@ test.describe('wizard: face and barcode checks in the browser', () => {
     expect(response.status()).toBe(201);
     await wizard.expectDone();
   });
+});
+
+test('a camera that sees a face: the guide says ready and the selfie passes the face check', async ({
+  baseURL,
+}) => {
+  test.slow();
+  // A browser of its own: the fake camera plays the drawn face (e2e/fixtures/camera/README.md).
+  const faceCamera = fileURLToPath(new URL('./fixtures/camera/face.mjpeg', import.meta.url));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...chromiumArgs, `--use-file-for-fake-video-capture=${faceCamera}`],
+  });
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage();
+    const wizard = new WizardPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
+    await wizard.expectStep('Selfie');
+    await wizard.button('Take a photo with the camera').click();
+    await wizard.button('Open the camera').click();
+    await expect(cameraGuide(page)).toHaveText(/Hold still: ready to take the photo/, { timeout: 60_000 });
+    await wizard.button('Take photo').click();
+    await wizard.button('Use this photo').click();
+    await expect(page.getByRole('figure')).toHaveCount(1, { timeout: 60_000 });
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  } finally {
+    await browser.close();
+  }
 });

@@ -1,8 +1,10 @@
 // `npm run bench:browser-checks`: the wizard's model checks in Chromium (the capture-checks test
 // page, e2e/fixtures/capture-harness.html, with the real modules): the selfie face check's model
-// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), against a plain decode of
-// the same file, and the gzip weight each lazily loaded check adds to its step.
+// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), the camera guide's look at
+// a frame, the passport MRZ check's OCR load and read time, against a plain decode of the same
+// file, and the gzip weight each lazily loaded check adds to its step.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
@@ -42,6 +44,13 @@ const weights: [string, (p: string) => boolean][] = [
     'selfie face check: TensorFlow.js wasm (SIMD build used)',
     (p) => p.endsWith('tfjs-backend-wasm-simd.wasm'),
   ],
+  ['passport MRZ check: tesseract.js + mrz (JS, page side)', (p) => /assets\/check-mrz-.*\.js$/.test(p)],
+  ['passport MRZ check: tesseract.js worker script', (p) => p.endsWith('models/tesseract/worker.min.js')],
+  [
+    'passport MRZ check: tesseract core (one LSTM build)',
+    (p) => p.endsWith('tesseract-core-simd-lstm.wasm.js'),
+  ],
+  ['passport MRZ check: English LSTM data (gzip already)', (p) => p.endsWith('eng.traineddata.gz')],
   [
     'DNI back barcode check: zxing-wasm reader (JS + wasm)',
     (p) => /zxing_reader.*\.wasm$|assets\/(reader|check-barcode)-.*\.js$/.test(p),
@@ -84,6 +93,28 @@ try {
       `  ${label.padEnd(20)} p50 ${median(values).toFixed(0).padStart(5)} ms  p99 ${percentile(values, 99).toFixed(0).padStart(5)} ms  ×${(median(values) / base).toFixed(1)} the decode`,
     );
   }
+  const look = await page.evaluate(([path, rounds]) => window.captureHarness.timeGuideFrame(path, rounds), [
+    '/samples/selfie.jpg',
+    ROUNDS,
+  ] as const);
+  console.log(
+    `  camera guide, one look at a 1280×960 frame (${look.guide}): p50 ${median(look.lookMs).toFixed(0)} ms  p99 ${percentile(look.lookMs, 99).toFixed(0)} ms on the page's thread, then a 600 ms pause`,
+  );
+  const mrz = await page.evaluate(([path, rounds]) => window.captureHarness.timeMrz(path, rounds), [
+    '/samples/gb-passport.jpg',
+    ROUNDS,
+  ] as const);
+  const verdict = mrz.read.found ? (mrz.read.valid ? `valid, ${mrz.read.issuingState}` : 'invalid') : 'none';
+  console.log(`\nPassport MRZ check in Chromium (gb-passport.jpg, ${ROUNDS} rounds):`);
+  console.log(`  OCR loaded in ${mrz.loadMs.toFixed(0)} ms; MRZ ${verdict}`);
+  console.log(
+    `  ${'read (OCR + parse)'.padEnd(20)} p50 ${median(mrz.readMs).toFixed(0).padStart(5)} ms  p99 ${percentile(mrz.readMs, 99).toFixed(0).padStart(5)} ms  ×${(median(mrz.readMs) / base).toFixed(1)} the decode`,
+  );
+  console.log(
+    `\nLoad average (1, 5, 15 min): ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} on ${cpus().length} cores`,
+  );
 } finally {
   await browser.close();
   await server.close();

@@ -1,7 +1,8 @@
 // `npm run bench:checks`: the time of each pixel check of the embedded service per image, in this
 // process on one thread (p50/p99 over BENCH_ROUNDS rounds of the committed samples), next to the
 // baseline every photo already pays: the one decode and metrics of image.ts. Model loading is timed
-// apart (once per process).
+// apart (once per process). The machine's load average is printed with the figures.
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { inspectImage } from '@/service/checks/image';
 import { detectFacesInFile, loadFaceModels } from '@/service/checks/faces';
@@ -60,5 +61,11 @@ for (const r of results) {
     `${r.label.padEnd(34)} p50 ${r.p50.toFixed(0).padStart(5)} ms  p99 ${r.p99.toFixed(0).padStart(5)} ms  ×${(r.p50 / base).toFixed(1)}`,
   );
 }
+// The machine may be shared: the figures mean little without its load.
+console.log(
+  `\nload average (1, 5, 15 min): ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')} on ${cpus().length} cores`,
+);
 await closeMrzReader();
 process.exit(0);

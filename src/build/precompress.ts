@@ -33,7 +33,12 @@ function filesUnder(dir: string): string[] {
  * of the build's time. Keyed by the bytes, the mode and the settings, so a hit is always right.
  */
 const cacheDir = path.resolve('node_modules/.cache/idv-precompress');
-const settingsVersion = 'q11-gz9-v1';
+const settingsVersion = 'q11-q9-gz9-v2';
+/**
+ * Past this size brotli's strongest setting costs seconds a file (each tesseract core ~10 s of
+ * CPU) for a few per cent; such files load lazily, off the first screen, so quality 9 serves.
+ */
+const strongestUpTo = 2 * 1024 * 1024;
 
 async function compressBoth(raw: Buffer, wasm: boolean): Promise<[Buffer, Buffer]> {
   const key = createHash('sha256')
@@ -47,7 +52,7 @@ async function compressBoth(raw: Buffer, wasm: boolean): Promise<[Buffer, Buffer
   const both = await Promise.all([
     brotli(raw, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_QUALITY]: raw.length <= strongestUpTo ? constants.BROTLI_MAX_QUALITY : 9,
         [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
         [constants.BROTLI_PARAM_MODE]: wasm ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
       },
@@ -69,8 +74,8 @@ async function compressBoth(raw: Buffer, wasm: boolean): Promise<[Buffer, Buffer
 
 /**
  * Writes `<file>.br` and `<file>.gz` beside every compressible file of a built folder, at the
- * strongest settings (paid once at build time, not per request), so that the BFF serves them
- * as they are. A compressed copy that would not be smaller is not written.
+ * strongest settings (brotli 9 for the few largest files), paid once at build time, not per
+ * request, so that the BFF serves them as they are. A compressed copy that would not be smaller is not written.
  */
 export async function precompressDir(dir: string) {
   const files = filesUnder(dir).filter((file) => compressible.test(file));

@@ -8,6 +8,7 @@ import type {
 import { faceMatch, type FaceMatch } from './checks/face-match';
 import type { InputFacts, Person } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
+import { isExpired } from '@/shared/document-reading';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 
 type StepStatus = 0 | 100 | 200;
@@ -299,7 +300,7 @@ export function buildResult(
     if (age === null && typeof dob === 'string') age = ageOn(dob, now);
     const expiry = doc.fields.expirationDate?.value;
     if (!(doc.type in expired)) {
-      expired[doc.type] = typeof expiry === 'string' ? expiry < now.toISOString().slice(0, 10) : null;
+      expired[doc.type] = typeof expiry === 'string' ? isExpired(expiry, now) : null;
     }
   }
 

@@ -141,6 +141,24 @@ export function selfieVerdict(judgement: FaceJudgement): SelfieFaceVerdict {
   return null;
 }
 
+/**
+ * The live camera's guide (never a refusal): a face whose box spans less than this share of the
+ * frame's shorter side is asked to come closer. The selfie samples' faces span 30–42 %; a face at
+ * a quarter of the frame still leaves the detector and the descriptor ~250 px at 1080p.
+ */
+export const GUIDE_FACE_MIN_SIDE_SHARE = 0.25;
+
+export type FaceGuide = 'noFace' | 'tooFar' | 'multipleFaces' | 'ready';
+
+/** What the live camera tells the person about the faces it sees (the selfie rule, plus distance). */
+export function faceGuide(judgement: FaceJudgement, width: number, height: number): FaceGuide {
+  const [first] = judgement.faces;
+  if (!first) return 'noFace';
+  if (judgement.faces.length > 1) return 'multipleFaces';
+  const side = Math.min(first.box[2], first.box[3]);
+  return side < Math.min(width, height) * GUIDE_FACE_MIN_SIDE_SHARE ? 'tooFar' : 'ready';
+}
+
 /** Cosine similarity of two face descriptors (−1…1; the same face measures near 1). */
 export function descriptorSimilarity(a: readonly number[], b: readonly number[]): number {
   let dot = 0;

@@ -1,9 +1,15 @@
 import type { ErrorCode } from '@/shared/error-codes';
+import {
+  claimMismatch,
+  DNI_CLAIM,
+  mrzVerdict,
+  parseArgentinePdf417,
+  readsMrz,
+} from '@/shared/document-reading';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { Pdf417Read } from './barcode';
-import { claimMismatch, typeOfDocumentCode } from './document-claim';
 import { documentFaces, selfieFaces, videoFaces } from './face-checks';
 import { readMrz } from './mrz';
 import { parseStatement } from './bank-statement';
@@ -225,24 +231,21 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         if (!dni)
           return fail('documentPhoto.badPdf417', 'the PDF417 barcode does not hold a DNI record', facts);
         facts.person = readOverMarker(facts.person, dni);
-        const mismatch = claimMismatch(ctx, { country: 'ARG', type: 'national-id' });
+        const mismatch = claimMismatch(ctx, DNI_CLAIM);
         if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
       }
     }
 
-    if (ctx.requires.includes('mrz')) {
+    if (readsMrz(ctx)) {
       const mrz = await readMrz(file.path);
       facts.mrz = mrz.found && mrz.valid;
-      if (!mrz.found) return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
-      if (!mrz.valid) {
+      if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, mrz.person);
+      const verdict = mrzVerdict(mrz, ctx);
+      if (verdict === 'noMrz')
+        return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
+      if (verdict === 'badMrz')
         return fail('documentPhoto.badMrz', 'the machine-readable zone fails its check digits', facts);
-      }
-      facts.person = readOverMarker(facts.person, mrz.person);
-      const mismatch = claimMismatch(ctx, {
-        country: mrz.issuingState,
-        type: typeOfDocumentCode(mrz.documentCode),
-      });
-      if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
+      if (verdict) return fail(`documentPhoto.${verdict}`, mismatchMessages[verdict], facts);
     }
 
     if (ctx.page === 'front' && portraitTypes.has(ctx.type)) {
@@ -342,31 +345,4 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
     facts.bankStatement = parsed.statement;
     return pass(facts);
   });
-}
-
-const arDate = (text: string | undefined) => {
-  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text ?? '');
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : undefined;
-};
-
-/**
- * The Argentine DNI's PDF417 (cards since 2009): `trámite@SURNAME@NAMES@SEX@DNI@COPY@BIRTH@ISSUE@…`,
- * dates DD/MM/YYYY. Returns undefined for any other layout.
- */
-export function parseArgentinePdf417(text: string): Person | undefined {
-  const f = text.split('@');
-  if (f.length < 8 || !/^\d{7,8}$/.test(f[4] ?? '')) return undefined;
-  const lastName = f[1].trim();
-  const firstName = f[2].trim();
-  if (!lastName || !firstName || !/^[MFX]$/.test(f[3]) || !arDate(f[6]) || !arDate(f[7])) return undefined;
-  return {
-    fullName: `${firstName} ${lastName}`.trim(),
-    firstName,
-    lastName,
-    sex: f[3],
-    documentNumber: f[4],
-    dateOfBirth: arDate(f[6]),
-    issueDate: arDate(f[7]),
-    nationality: 'ARG',
-  };
 }

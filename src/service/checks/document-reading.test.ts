@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { descriptorSimilarity, judgeFaces, selfieVerdict, type DetectedFace } from '@/shared/face-rules';
+import {
+  descriptorSimilarity,
+  faceGuide,
+  judgeFaces,
+  selfieVerdict,
+  type DetectedFace,
+} from '@/shared/face-rules';
 import { passportMrz } from '../../../e2e/fixtures/mrz-lines';
-import { parseArgentinePdf417 } from './check-input';
-import { claimMismatch, sameCountry, typeOfDocumentCode } from './document-claim';
+import {
+  claimMismatch,
+  isExpired,
+  mrzLines,
+  mrzPage,
+  mrzVerdict,
+  parseArgentinePdf417,
+  readsMrz,
+  sameCountry,
+  typeOfDocumentCode,
+} from '@/shared/document-reading';
+
 import { faceMatch } from './face-match';
-import { mrzLines, parseMrzLines } from './mrz';
+import { parseMrzLines } from './mrz';
 
 const holder = {
   fullName: 'ALEX SPECIMEN',
@@ -55,6 +71,29 @@ describe('claims against what the document says', () => {
     ).toBeNull();
   });
 
+  it('reads the MRZ on the side that carries it, judges it against the claim, and tells expiry', () => {
+    expect(mrzPage('passport', 'GB')).toBe('front');
+    expect(mrzPage('national-id', 'AR')).toBe('back');
+    expect(mrzPage('national-id', 'US')).toBe('front');
+    expect(mrzPage('proof-of-residency', 'GB')).toBeNull();
+    const side = { requires: ['mrz'] as const, type: 'passport' as const, country: 'GB' };
+    expect(readsMrz({ ...side, page: 'front' })).toBe(true);
+    expect(readsMrz({ ...side, requires: [], page: 'front' })).toBe(false);
+    expect(readsMrz({ ...side, type: 'national-id', country: 'ES', page: 'front' })).toBe(false);
+    const read = parseMrzLines(passportMrz('GBR', holder));
+    expect(mrzVerdict(read, { type: 'passport', country: 'GB' })).toBeNull();
+    expect(mrzVerdict(read, { type: 'passport', country: 'AR' })).toBe('countryMismatch');
+    expect(mrzVerdict(read, { type: 'national-id', country: 'GB' })).toBe('typeMismatch');
+    expect(mrzVerdict({ found: false }, { type: 'passport', country: 'GB' })).toBe('noMrz');
+    expect(mrzVerdict({ found: true, valid: false, lines: [] }, { type: 'passport', country: 'GB' })).toBe(
+      'badMrz',
+    );
+    const day = new Date('2030-05-10T12:00:00Z');
+    expect(isExpired('2030-05-09', day)).toBe(true);
+    expect(isExpired('2030-05-10', day)).toBe(false);
+    expect(isExpired(undefined, day)).toBe(false);
+  });
+
   it('parses a DNI PDF417 record and refuses any other payload', () => {
     const record = '00512345678@SPECIMEN@JUAN CARLOS@M@30123456@A@12/04/1985@15/06/2019@239';
     expect(parseArgentinePdf417(record)).toMatchObject({
@@ -92,6 +131,14 @@ describe('face rules', () => {
     expect(selfieVerdict(judgeFaces([face(300), face(250)], 700, 900))).toBe('multipleFaces');
     expect(selfieVerdict(judgeFaces([face(300, 0.2)], 700, 900))).toBe('closedEyes');
     expect(selfieVerdict(judgeFaces([face(300)], 700, 900))).toBeNull();
+  });
+
+  it('guides the live camera: no face, too far, several faces, ready', () => {
+    const guide = (faces: DetectedFace[]) => faceGuide(judgeFaces(faces, 640, 480), 640, 480);
+    expect(guide([])).toBe('noFace');
+    expect(guide([face(80)])).toBe('tooFar');
+    expect(guide([face(200), face(150)])).toBe('multipleFaces');
+    expect(guide([face(200)])).toBe('ready');
   });
 
   it('scores the face match by cosine similarity; no portrait, no match', () => {

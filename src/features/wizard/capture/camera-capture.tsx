@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
+import { useCameraGuide, type CameraGuideState, type DocumentReads } from './use-camera-guide';
 import { useMediaStream } from './use-media-stream';
 import './capture.css';
 
@@ -13,10 +14,25 @@ type Props = {
   guide: 'document' | 'face';
   onCapture: (file: File) => void;
   onUnavailable: (reason: UnavailableReason) => void;
+  /** What a document side must show (barcode, MRZ): the guide says when it can be read. */
+  reads?: DocumentReads;
 };
 
+const NO_READS: DocumentReads = {};
+
+/** The guide's message key, and whether it is good to go. */
+function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads) {
+  if (guide.kind === 'face') return { key: `camera.face.${guide.state}`, ok: guide.state === 'ready' };
+  if (guide.state === 'notReadable')
+    return {
+      key: reads.pdf417 ? 'camera.document.barcodeNotReadable' : 'camera.document.mrzNotReadable',
+      ok: false,
+    };
+  return { key: `camera.document.${guide.state}`, ok: guide.state === 'readable' };
+}
+
 /** Live camera with a frame guide and a button that takes a full-resolution JPEG snapshot. */
-export function CameraCapture({ facing, guide, onCapture, onUnavailable }: Props) {
+export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads = NO_READS }: Props) {
   const { t } = useTranslation(CAPTURE_NS);
   // 1920×1080 ideal: every camera that can gives at least 600 px on the short side, as the service needs.
   const { videoRef, stream } = useMediaStream(
@@ -29,6 +45,8 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable }: Props
     onUnavailable,
   );
   const [taking, setTaking] = useState(false);
+  const guideState = useCameraGuide(videoRef, !!stream, guide, reads);
+  const message = guideState && guideMessage(guideState, reads);
 
   async function takePhoto() {
     const video = videoRef.current;
@@ -66,9 +84,19 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable }: Props
           muted
           autoPlay
         />
-        <div className={`camera-guide camera-guide-${guide}`} aria-hidden="true" />
+        <div
+          className={`camera-guide camera-guide-${guide}${message ? (message.ok ? ' camera-guide-ok' : ' camera-guide-warn') : ''}`}
+          aria-hidden="true"
+        />
       </div>
       <p className="camera-hint">{guide === 'face' ? t('camera.guideFace') : t('camera.guideDocument')}</p>
+      {/* Advice as the frames change, read out when it changes; the shutter stays available. */}
+      <p
+        className={`camera-status${message ? (message.ok ? ' camera-status-ok' : ' camera-status-warn') : ''}`}
+        role="status"
+      >
+        {stream && message ? t(message.key) : ''}
+      </p>
       {!stream && <p aria-live="polite">{t('camera.starting')}</p>}
       <button
         type="button"

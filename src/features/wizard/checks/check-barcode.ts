@@ -20,8 +20,14 @@ function prepare() {
   return prepared;
 }
 
-export async function hasPdf417(image: Blob): Promise<boolean> {
+export type Pdf417Read = { found: true; valid: boolean; text: string } | { found: false };
+
+/** The PDF417 symbol a photo shows, as the service reads it (`src/service/checks/barcode.ts`). */
+export async function readPdf417(image: Blob): Promise<Pdf417Read> {
   await prepare();
   const results = await readBarcodes(image, { formats: ['PDF417'], tryHarder: true, maxNumberOfSymbols: 1 });
-  return results.some((r) => r.format === 'PDF417');
+  const hit = results.find((r) => r.format === 'PDF417');
+  return hit ? { found: true, valid: hit.isValid, text: hit.text } : { found: false };
 }
+
+export const hasPdf417 = async (image: Blob) => (await readPdf417(image)).found;

@@ -1,10 +1,12 @@
 import type { Human } from '@vladmandic/human';
 import {
   FACE_INPUT_LONG_SIDE,
+  faceGuide,
   humanConfig,
   judgeFaces,
   selfieVerdict,
   type DetectedFace,
+  type FaceGuide,
 } from '@/shared/face-rules';
 import type { ClientCheckCode } from './check-codes';
 
@@ -33,20 +35,64 @@ function loadHuman(): Promise<Human> {
   return loading;
 }
 
+// One detection at a time: the camera's guide may still be looking at a frame when the shot is
+// checked, and Human keeps per-call state.
+let queue: Promise<unknown> = Promise.resolve();
+function detectOne(human: Human, input: HTMLCanvasElement) {
+  const run = queue.then(() => human.detect(input));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 /** Starts loading the face check ahead of the selfie (the step that needs it calls this). */
 export const preloadFaceCheck = () => loadHuman().then(() => undefined);
 
+/** A canvas of the source shrunk to `longSide` at most (a reused canvas for the live frames). */
+function drawn(
+  source: CanvasImageSource,
+  size: { width: number; height: number },
+  longSide: number,
+  canvas = document.createElement('canvas'),
+) {
+  const scale = Math.min(1, longSide / Math.max(size.width, size.height));
+  canvas.width = Math.round(size.width * scale);
+  canvas.height = Math.round(size.height * scale);
+  canvas.getContext('2d')!.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
 async function pixels(image: Blob) {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const scale = Math.min(1, FACE_INPUT_LONG_SIDE / Math.max(bitmap.width, bitmap.height));
-  const width = Math.round(bitmap.width * scale);
-  const height = Math.round(bitmap.height * scale);
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  canvas.getContext('2d')!.drawImage(bitmap, 0, 0, width, height);
+  const canvas = drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
   bitmap.close();
   return canvas;
+}
+
+const detectedOf = (result: Awaited<ReturnType<Human['detect']>>): DetectedFace[] =>
+  result.face.map((f) => ({
+    box: f.box,
+    score: f.boxScore ?? f.score,
+    mesh: f.mesh as DetectedFace['mesh'],
+  }));
+
+/**
+ * Frames of the live camera are judged at this long side: the detector works at 256 px anyway,
+ * and a smaller copy keeps each look at the frame short on the page's thread.
+ */
+export const GUIDE_FRAME_LONG_SIDE = 480;
+let frameCanvas: HTMLCanvasElement | undefined;
+
+/** What the live camera's guide says about the faces in the current frame of `video` (or a canvas). */
+export async function guideFrame(video: HTMLVideoElement | HTMLCanvasElement): Promise<FaceGuide> {
+  const human = await loadHuman();
+  frameCanvas ??= document.createElement('canvas');
+  const size =
+    video instanceof HTMLVideoElement
+      ? { width: video.videoWidth, height: video.videoHeight }
+      : { width: video.width, height: video.height };
+  const canvas = drawn(video, size, GUIDE_FRAME_LONG_SIDE, frameCanvas);
+  const judgement = judgeFaces(detectedOf(await detectOne(human, canvas)), canvas.width, canvas.height);
+  return faceGuide(judgement, canvas.width, canvas.height);
 }
 
 export interface SelfieFaceCheck {
@@ -66,14 +112,11 @@ const codeOf = {
 export async function checkSelfieFace(image: Blob): Promise<SelfieFaceCheck> {
   const human = await loadHuman();
   const canvas = await pixels(image);
+  await queue;
   const start = performance.now();
-  const result = await human.detect(canvas);
+  const result = await detectOne(human, canvas);
   const detectMs = performance.now() - start;
-  const detected: DetectedFace[] = result.face.map((f) => ({
-    box: f.box,
-    score: f.boxScore ?? f.score,
-    mesh: f.mesh as DetectedFace['mesh'],
-  }));
+  const detected = detectedOf(result);
   const judgement = judgeFaces(detected, canvas.width, canvas.height);
   const verdict = selfieVerdict(judgement);
   return { problem: verdict ? codeOf[verdict] : null, faces: judgement.faces.length, detectMs };

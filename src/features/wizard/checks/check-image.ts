@@ -1,4 +1,13 @@
-import { SCENARIO_MARKER } from '@/shared/error-codes';
+import {
+  claimMismatch,
+  DNI_CLAIM,
+  isExpired,
+  mrzVerdict,
+  parseArgentinePdf417,
+  type DocumentPerson,
+} from '@/shared/document-reading';
+import { SCENARIO_MARKER, type ErrorCode } from '@/shared/error-codes';
+import type { DocumentType } from '@/shared/flow';
 import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -17,7 +26,26 @@ export interface ImageCheckOptions {
   otherSide?: { phash: string };
   /** A document side that must show a readable PDF417 barcode (the flow step requires it). */
   pdf417?: boolean;
+  /** A document side that must show a readable MRZ (`readsMrz` of `@/shared/document-reading`). */
+  mrz?: boolean;
+  /** The document type and country the person chose, against what its MRZ or barcode states. */
+  claim?: { type: DocumentType; country: string };
 }
+
+/** The service's own codes for what a document says about itself, refused here with its prompts. */
+export type DocumentReadCode = Extract<
+  ErrorCode,
+  | 'documentPhoto.noMrz'
+  | 'documentPhoto.badMrz'
+  | 'documentPhoto.badPdf417'
+  | 'documentPhoto.countryMismatch'
+  | 'documentPhoto.typeMismatch'
+>;
+
+export type ImageRefusal =
+  | { ok: false; reason: ClientCheckCode | DocumentReadCode }
+  /** The MRZ states an expiry date (YYYY-MM-DD) that has passed. */
+  | { ok: false; reason: 'client.expiredDocument'; expiryDate: string };
 
 export type ImageCheckResult =
   | {
@@ -34,10 +62,12 @@ export type ImageCheckResult =
       format: 'jpeg' | 'png' | 'pdf';
       /** Whether `file` is a re-encoded copy. */
       compressed: boolean;
+      /** The person the MRZ or barcode states, when one was read. */
+      person?: DocumentPerson;
     }
-  | { ok: false; reason: ClientCheckCode };
+  | ImageRefusal;
 
-const fail = (reason: ClientCheckCode) => ({ ok: false as const, reason });
+const fail = <R extends ClientCheckCode | DocumentReadCode>(reason: R) => ({ ok: false as const, reason });
 
 /** The check the service makes first, from the bytes: format for the field, then size. */
 export function checkBasics(
@@ -108,17 +138,38 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   }
   if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
     return fail('client.similarSides');
-  // The barcode reader loads on the first photo of a side that requires a barcode.
-  if (opts.kind === 'document' && opts.pdf417) {
-    const { hasPdf417 } = await import('./check-barcode');
-    if ((await hasPdf417(upload).catch(() => true)) === false) return fail('client.noPdf417');
+  // A sample whose scenario marker names a code of its input is judged by that marker, in the
+  // service as here (the service reports it before any measured code).
+  const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
+  const marked = (family: string) => markers.some((t) => t.includes(`${SCENARIO_MARKER}${family}.`));
+  // The barcode reader and the OCR load on the first photo of a side that requires them.
+  let person: DocumentPerson | undefined;
+  if (opts.kind === 'document' && opts.pdf417 && !marked('documentPhoto')) {
+    const { readPdf417 } = await import('./check-barcode');
+    // A browser that cannot run the reader leaves the judgement to the service.
+    const read = await readPdf417(upload).catch(() => null);
+    if (read && !read.found) return fail('client.noPdf417');
+    if (read?.found) {
+      person = read.valid ? parseArgentinePdf417(read.text) : undefined;
+      if (!person) return fail('documentPhoto.badPdf417');
+      const mismatch = opts.claim && claimMismatch(opts.claim, DNI_CLAIM);
+      if (mismatch) return fail(`documentPhoto.${mismatch}`);
+    }
   }
-  // The face check and its models load on the first selfie only (check-faces.ts). A sample whose
-  // scenario marker names a selfie code is judged by that marker, in the service as here.
-  const marked = readTextMarkers(format === 'png' ? await readBytes(file) : head).some((t) =>
-    t.includes(`${SCENARIO_MARKER}selfiePhoto.`),
-  );
-  if (opts.kind === 'selfie' && !marked) {
+  if (opts.kind === 'document' && opts.mrz && opts.claim && !marked('documentPhoto')) {
+    const { readMrz } = await import('./check-mrz');
+    const mrz = await readMrz(upload).catch(() => null);
+    if (mrz) {
+      const verdict = mrzVerdict(mrz.read, opts.claim);
+      if (verdict) return fail(`documentPhoto.${verdict}`);
+      if (mrz.read.found && mrz.read.valid) person = mrz.read.person;
+    }
+  }
+  if (person?.expiryDate && isExpired(person.expiryDate))
+    return { ok: false, reason: 'client.expiredDocument', expiryDate: person.expiryDate };
+
+  // The face check and its models load on the first selfie only (check-faces.ts).
+  if (opts.kind === 'selfie' && !marked('selfiePhoto')) {
     const { checkSelfieFace } = await import('./check-faces');
     const face = await checkSelfieFace(upload).catch(() => null);
     // A browser that cannot run the models (no WebAssembly) leaves the judgement to the service.
@@ -132,6 +183,7 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
     phash: metrics.phash,
     format: upload.type === 'image/png' ? 'png' : 'jpeg',
     compressed,
+    ...(person ? { person } : {}),
   };
 }
 

@@ -1,6 +1,18 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type DragEvent,
+} from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
+import type { DocumentType } from '@/shared/flow';
+import { formatLongDate } from '../lib/format';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';
 import { FilePreview } from './file-preview';
@@ -32,6 +44,12 @@ type Props = {
   otherSide?: { phash: string };
   /** The photo must show a readable PDF417 barcode (a document side whose flow step requires one). */
   pdf417?: boolean;
+  /** The photo must show a readable MRZ (a document side whose flow step requires one there). */
+  mrz?: boolean;
+  /** The type and country the person chose, against what the document's MRZ or barcode states. */
+  claim?: { type: DocumentType; country: string };
+  /** A refusal that names the person's choice (type or country), so the step can offer to change it. */
+  onRefused?: (code: string) => void;
   /** A PDF with more pages is refused here, as the service would refuse it (a one-page custom document). */
   maxPdfPages?: number;
   /** Only a bank statement comes with its password; the service cannot open any other protected PDF. */
@@ -62,13 +80,17 @@ export function CaptureField({
   camera,
   otherSide,
   pdf417 = false,
+  mrz = false,
+  claim,
+  onRefused,
   maxPdfPages,
   protectedPdfAllowed = false,
   value,
   getBlob,
   onFile,
 }: Props) {
-  const { t } = useTranslation('wizard');
+  const { t, i18n } = useTranslation('wizard');
+  const { language } = i18n;
   const inputId = useId();
   const hintId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -76,6 +98,8 @@ export function CaptureField({
   const [busy, setBusy] = useState(false);
   // A browser check's reason, or the service's code where the browser saw what the service would say.
   const [problem, setProblem] = useState<ClientReason | ErrorCode | null>(null);
+  // The expiry date an expired document's MRZ states (YYYY-MM-DD), told with the refusal.
+  const [expiredOn, setExpiredOn] = useState<string | null>(null);
   const [cameraState, setCameraState] = useState<CameraState>('closed');
   const [shot, setShot] = useState<{ file: File; url: string } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -86,6 +110,7 @@ export function CaptureField({
   // The first button of the tips and of the confirmation takes the focus when they open.
   const sheet = useRef<HTMLDivElement>(null);
   const converts = imageAccepts.has(accept);
+  const readsOnCamera = useMemo(() => ({ pdf417, mrz }), [pdf417, mrz]);
 
   useEffect(() => () => void (shot && URL.revokeObjectURL(shot.url)), [shot]);
   useEffect(() => {
@@ -101,6 +126,7 @@ export function CaptureField({
   async function take(chosen: File, fromCamera = false) {
     setBusy(true);
     setProblem(null);
+    setExpiredOn(null);
     try {
       let file = chosen;
       if (converts) {
@@ -146,8 +172,14 @@ export function CaptureField({
           kind: checkKind,
           ...(otherSide ? { otherSide } : {}),
           ...(pdf417 ? { pdf417 } : {}),
+          ...(mrz ? { mrz } : {}),
+          ...(claim ? { claim } : {}),
         });
-        if (!result.ok) return setProblem(result.reason as ClientReason);
+        if (!result.ok) {
+          if (result.reason === 'client.expiredDocument') setExpiredOn(result.expiryDate);
+          onRefused?.(result.reason);
+          return setProblem(result.reason);
+        }
         focusPreview.current = true;
         await onFile(result.file, { originalName: chosen.name, phash: result.phash, fromCamera });
       }
@@ -239,6 +271,7 @@ export function CaptureField({
               <CameraCapture
                 facing={camera.facing}
                 guide={camera.guide}
+                reads={readsOnCamera}
                 onCapture={onCaptured}
                 onUnavailable={onUnavailable}
               />
@@ -323,7 +356,12 @@ export function CaptureField({
           {t('capture.checking')}
         </p>
       )}
-      {problem && <ProblemMessage code={problem} />}
+      {problem && (
+        <ProblemMessage
+          code={problem}
+          {...(expiredOn ? { values: { date: formatLongDate(expiredOn, language) } } : {})}
+        />
+      )}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { readsMrz } from '@/shared/document-reading';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
@@ -49,6 +50,8 @@ export function DocumentStep({
   const regionsOf = (c: string | undefined) => (c ? (spec.regions[c] ?? []) : []);
   const [region, setRegion] = useState(current?.region ?? only(regionsOf(country)) ?? '');
   const [chooseError, setChooseError] = useState(false);
+  // A photo refused at capture because its MRZ or barcode names another type or country.
+  const [refusedChoice, setRefusedChoice] = useState(false);
 
   const container = useFocusOnChange<HTMLDivElement>(screen);
   const typeName = type ? t(`documentTypes.${type}`) : '';
@@ -162,8 +165,24 @@ export function DocumentStep({
     retake && retake.part === screen && !(screen === 'front' ? current?.front : current?.back)
       ? retake.code
       : null;
-  const changeChoice = mismatch && (
-    <button type="button" className="secondary" onClick={() => setScreen('choose')}>
+  const claim = { type: base().type, country: base().country };
+  // What the document's MRZ or barcode must show on this side, and the choice it is held against.
+  const reading = (page: 'front' | 'back') => ({
+    pdf417: page === 'back' && spec.requires.includes('pdf417'),
+    mrz: readsMrz({ requires: spec.requires, ...claim, page }),
+    claim,
+    onRefused: (code: string) =>
+      setRefusedChoice(code === 'documentPhoto.typeMismatch' || code === 'documentPhoto.countryMismatch'),
+  });
+  const changeChoice = (mismatch || refusedChoice) && (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => {
+        setRefusedChoice(false);
+        setScreen('choose');
+      }}
+    >
       {t('document.changeChoice')}
     </button>
   );
@@ -181,6 +200,7 @@ export function DocumentStep({
           accept="image"
           checkKind="document"
           camera={{ facing: 'environment', guide: 'document' }}
+          {...reading('front')}
           value={current?.front}
           getBlob={getBlob}
           onFile={capturedPart('front')}
@@ -212,7 +232,7 @@ export function DocumentStep({
         checkKind="document"
         camera={{ facing: 'environment', guide: 'document' }}
         otherSide={current?.front?.phash ? { phash: current.front.phash } : undefined}
-        pdf417={spec.requires.includes('pdf417')}
+        {...reading('back')}
         value={current?.noBack ? undefined : current?.back}
         getBlob={getBlob}
         onFile={capturedPart('back')}

@@ -10,3 +10,10 @@ export function formatBytes(bytes: number, language: string): string {
   const digits = unit === 0 || value >= 10 ? 0 : 1;
   return `${value.toLocaleString(language, { maximumFractionDigits: digits })} ${units[unit]}`;
 }
+
+/** A YYYY-MM-DD date written out for people: "March 1, 2021", "1 de marzo de 2021". */
+export function formatLongDate(isoDate: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${isoDate}T00:00:00Z`),
+  );
+}

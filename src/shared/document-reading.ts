@@ -1,0 +1,243 @@
+import { documentSides } from './document-sides';
+import type { DocumentType } from './flow';
+
+/**
+ * What a document says about itself (its machine-readable zone or the Argentine DNI barcode) and
+ * how that is judged, written once for the embedded service (`src/service/checks`) and the
+ * wizard's capture checks (`src/features/wizard/checks`), so both refuse the same photos. Each side
+ * runs its own OCR (tesseract.js) and parser (`mrz`, passed in as `parse`): this file holds plain
+ * rules only.
+ */
+
+/** The person a document states (the subset of the service's `Person` read from MRZ or barcode). */
+export interface DocumentPerson {
+  fullName: string;
+  firstName?: string;
+  lastName?: string;
+  dateOfBirth?: string; // YYYY-MM-DD
+  documentNumber?: string;
+  expiryDate?: string; // YYYY-MM-DD
+  issueDate?: string;
+  nationality?: string;
+  sex?: string;
+}
+
+export type DocumentPage = 'front' | 'back';
+export type DocumentCheck = 'mrz' | 'pdf417';
+
+/**
+ * The side that carries the machine-readable zone, per document type: the passport's data page
+ * (TD3); the back of two-sided ID cards and licences (TD1); the only side of a one-sided card. A
+ * proof of residency has none.
+ */
+export function mrzPage(type: DocumentType, country: string): DocumentPage | null {
+  if (type === 'proof-of-residency') return null;
+  if (type === 'passport') return 'front';
+  return documentSides(type, country) === 'one' ? 'front' : 'back';
+}
+
+/** Whether this side is read for an MRZ: the flow step requires one and this side carries it. */
+export function readsMrz(side: {
+  requires: readonly DocumentCheck[];
+  type: DocumentType;
+  country: string;
+  page: DocumentPage;
+}): boolean {
+  return side.requires.includes('mrz') && mrzPage(side.type, side.country) === side.page;
+}
+
+/** Characters an MRZ is written with (the OCR is told to see nothing else). */
+export const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+/** Share of the image height, from the bottom, read first (the zone sits at the foot of the page). */
+export const MRZ_BOTTOM_SHARE = 0.3;
+/** Images are scaled to this width before OCR: a 44-character line keeps ~20 px per character. */
+export const MRZ_OCR_WIDTH = 1000;
+
+const TD_LENGTHS = [44, 36, 30];
+
+/** Lines that look like MRZ: long runs of the MRZ alphabet with filler. Near-misses are re-padded. */
+export function mrzLines(text: string): string[] {
+  const candidates = text
+    .split('\n')
+    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 26 && l.includes('<'));
+  if (candidates.length < 2) return [];
+  const length = TD_LENGTHS.find((n) => candidates.every((l) => Math.abs(l.length - n) <= 2));
+  if (!length) return candidates;
+  return candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
+}
+
+export type MrzRead =
+  | { found: false }
+  | { found: true; valid: false; lines: string[] }
+  | {
+      found: true;
+      valid: true;
+      lines: string[];
+      /** ICAO document code: P…, I…, A…, C…, V… */
+      documentCode: string;
+      /** ICAO 9303 state code of the issuer, e.g. GBR. */
+      issuingState: string;
+      person: DocumentPerson;
+    };
+
+/** What the `mrz` package's `parse` answers (the fields this file reads). */
+export interface MrzParseResult {
+  valid: boolean;
+  fields: {
+    documentCode?: string | null;
+    issuingState?: string | null;
+    lastName?: string | null;
+    firstName?: string | null;
+    documentNumber?: string | null;
+    nationality?: string | null;
+    birthDate?: string | null;
+    expirationDate?: string | null;
+    sex?: string | null;
+  };
+}
+
+const century = (yymmdd: string, pastOnly: boolean, now = new Date()) => {
+  const yy = Number(yymmdd.slice(0, 2));
+  const current = now.getUTCFullYear() % 100;
+  // Birth dates are in the past; expiry dates within the next 50 years.
+  const year = pastOnly ? (yy > current ? 1900 + yy : 2000 + yy) : yy >= current + 50 ? 1900 + yy : 2000 + yy;
+  return `${year}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+};
+
+const sexOf = (sex: string | null | undefined) =>
+  sex === 'male' ? 'M' : sex === 'female' ? 'F' : sex ? 'X' : undefined;
+
+/** MRZ lines judged with check digits (`parse` is the `mrz` package's); the person when they hold. */
+export function parseMrzLines(lines: string[], parse: (lines: string[]) => MrzParseResult): MrzRead {
+  if (lines.length === 0) return { found: false };
+  let result: MrzParseResult;
+  try {
+    result = parse(lines);
+  } catch {
+    return { found: true, valid: false, lines };
+  }
+  const f = result.fields;
+  if (!result.valid || !f.documentCode || !f.issuingState) return { found: true, valid: false, lines };
+  const lastName = f.lastName?.trim() ?? '';
+  const firstName = f.firstName?.trim() ?? '';
+  const sex = sexOf(f.sex);
+  const person: DocumentPerson = {
+    fullName: `${firstName} ${lastName}`.trim() || (f.documentNumber ?? ''),
+    ...(firstName ? { firstName } : {}),
+    ...(lastName ? { lastName } : {}),
+    ...(f.documentNumber ? { documentNumber: f.documentNumber } : {}),
+    ...(f.nationality ? { nationality: f.nationality } : {}),
+    ...(f.birthDate ? { dateOfBirth: century(f.birthDate, true) } : {}),
+    ...(f.expirationDate ? { expiryDate: century(f.expirationDate, false) } : {}),
+    ...(sex ? { sex } : {}),
+  };
+  return {
+    found: true,
+    valid: true,
+    lines,
+    documentCode: f.documentCode,
+    issuingState: f.issuingState,
+    person,
+  };
+}
+
+const arDate = (text: string | undefined) => {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text ?? '');
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : undefined;
+};
+
+/**
+ * The Argentine DNI's PDF417 (cards since 2009): `trámite@SURNAME@NAMES@SEX@DNI@COPY@BIRTH@ISSUE@…`,
+ * dates DD/MM/YYYY. Returns undefined for any other layout. The record holds no expiry date.
+ */
+export function parseArgentinePdf417(text: string): DocumentPerson | undefined {
+  const f = text.split('@');
+  if (f.length < 8 || !/^\d{7,8}$/.test(f[4] ?? '')) return undefined;
+  const lastName = f[1].trim();
+  const firstName = f[2].trim();
+  const dateOfBirth = arDate(f[6]);
+  const issueDate = arDate(f[7]);
+  if (!lastName || !firstName || !/^[MFX]$/.test(f[3]) || !dateOfBirth || !issueDate) return undefined;
+  return {
+    fullName: `${firstName} ${lastName}`.trim(),
+    firstName,
+    lastName,
+    sex: f[3],
+    documentNumber: f[4],
+    dateOfBirth,
+    issueDate,
+    nationality: 'ARG',
+  };
+}
+
+/** What the DNI barcode states about the document, for `claimMismatch`. */
+export const DNI_CLAIM = { country: 'ARG', type: 'national-id' } as const;
+
+/** ISO 3166 alpha-2 → the ICAO 9303 state code an MRZ uses (alpha-3, with the ICAO exceptions). */
+const icaoStates: Record<string, string[]> = {
+  AR: ['ARG'],
+  BR: ['BRA'],
+  MX: ['MEX'],
+  US: ['USA'],
+  GB: ['GBR', 'GBD', 'GBN', 'GBO', 'GBP', 'GBS'],
+  ES: ['ESP'],
+  CO: ['COL'],
+  CL: ['CHL'],
+  PE: ['PER'],
+  UY: ['URY'],
+  PY: ['PRY'],
+  BO: ['BOL'],
+  EC: ['ECU'],
+  VE: ['VEN'],
+  PT: ['PRT'],
+  FR: ['FRA'],
+  DE: ['D', 'DEU'],
+  IT: ['ITA'],
+  CA: ['CAN'],
+};
+
+/** True/false when the state code is known for the claimed country; undefined when it cannot tell. */
+export function sameCountry(claimedAlpha2: string, icaoState: string): boolean | undefined {
+  const state = icaoState.replace(/</g, '').toUpperCase();
+  const known = icaoStates[claimedAlpha2.toUpperCase()];
+  if (known) return known.includes(state);
+  // An unlisted claim can still be told apart from a listed state.
+  return Object.values(icaoStates).some((codes) => codes.includes(state)) ? false : undefined;
+}
+
+/** The document type an ICAO document code denotes (P passport; I, A, C identity cards). */
+export function typeOfDocumentCode(code: string): DocumentType | undefined {
+  const first = code.charAt(0).toUpperCase();
+  if (first === 'P') return 'passport';
+  if (first === 'I' || first === 'A' || first === 'C') return 'national-id';
+  if (first === 'D') return 'driving-license';
+  return undefined;
+}
+
+export type ClaimMismatch = 'countryMismatch' | 'typeMismatch' | null;
+
+/** What the document says against the claim (type and country chosen): country first, then type. */
+export function claimMismatch(
+  claim: { type: DocumentType; country: string },
+  read: { country?: string; type?: DocumentType },
+): ClaimMismatch {
+  if (read.country !== undefined && sameCountry(claim.country, read.country) === false)
+    return 'countryMismatch';
+  if (read.type !== undefined && read.type !== claim.type) return 'typeMismatch';
+  return null;
+}
+
+export type MrzVerdict = 'noMrz' | 'badMrz' | 'countryMismatch' | 'typeMismatch' | null;
+
+/** The MRZ rule: found, every check digit holds, and it states the claimed country and type. */
+export function mrzVerdict(read: MrzRead, claim: { type: DocumentType; country: string }): MrzVerdict {
+  if (!read.found) return 'noMrz';
+  if (!read.valid) return 'badMrz';
+  return claimMismatch(claim, { country: read.issuingState, type: typeOfDocumentCode(read.documentCode) });
+}
+
+/** Whether an expiry date (YYYY-MM-DD) has passed on `today` (the day of expiry still counts as valid). */
+export function isExpired(expiryDate: string | undefined, today = new Date()): boolean {
+  return typeof expiryDate === 'string' && expiryDate < today.toISOString().slice(0, 10);
+}
