@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { drainBody } from '@/server-shared/drain-body';
@@ -30,6 +30,29 @@ function readWhole(stream: Readable): Promise<Buffer> {
     // Destroyed without an error (the browser went away): settles the wait; after 'end' a no-op.
     stream.once('close', () => reject(new Error('the body stream closed before its end')));
   });
+}
+
+const ANSWER_KEPT_BYTES = 1024 * 1024;
+
+/** A body read whole if it is at most `limit` bytes; else a stream of it again, what was read first. */
+async function readUpTo(body: Readable, limit: number): Promise<Buffer | Readable> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    chunks.push(next.value);
+    bytes += next.value.length;
+    if (bytes > limit) {
+      return Readable.from(
+        (async function* () {
+          yield* chunks;
+          for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
+        })(),
+      );
+    }
+  }
 }
 
 const tokenExpired = () =>
@@ -208,13 +231,12 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
           if (type) void reply.header('content-type', type);
           // The per-input answer is a few hundred bytes: read as it passes back (its results are
           // kept) and sent in one piece; an unexpectedly large one is streamed and not kept.
-          const length = Number(res.headers['content-length']);
-          if (Number.isFinite(length) && length <= 1024 * 1024) {
-            const answer = Buffer.from(await res.body.arrayBuffer());
-            if (res.statusCode === 201) await recordResults(request, identity, counter.inputsField, answer);
-            return reply.send(answer);
-          }
-          return reply.send(res.body);
+          // A chunked answer (no Content-Length) is read the same way, up to the limit.
+          const length = Number(res.headers['content-length'] ?? 0);
+          const answer = length > ANSWER_KEPT_BYTES ? res.body : await readUpTo(res.body, ANSWER_KEPT_BYTES);
+          if (Buffer.isBuffer(answer) && res.statusCode === 201)
+            await recordResults(request, identity, counter.inputsField, answer);
+          return reply.send(answer);
         }
 
         // The service refused the request (possibly before reading it all): keep its status.
