@@ -3,22 +3,24 @@ import { WizardPage } from './fixtures/wizard-page';
 
 // Request-level answers of send-input (nothing of the request kept): each has its own screen.
 test('every request-level failure is explained, and the captures stay for the next try', async ({ page }) => {
-  // Eight failures in a row, each with an axe scan: slow on a shared machine.
+  // Nine failures in a row, each with an axe scan: slow on a shared machine.
   test.setTimeout(180_000);
   const wizard = new WizardPage(page);
   await wizard.start('ar-national-id');
   await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
   await wizard.selfie();
-  const cases: [number | 'network', string, string, string][] = [
+  // [status, type, title, action, code (default: the status)]
+  const cases: [number | 'network', string, string, string, string?][] = [
     [400, 'IntegrationError', 'The captures could not be sent as they are', 'Try again'],
     [413, 'ValidationError', 'A file is too large', 'Try again'],
     [415, 'ValidationError', 'A file is not in an accepted format', 'Try again'],
     [401, 'AuthError', 'Your session has ended', 'Start again'],
     [403, 'AuthError', 'Your session has ended', 'Start again'],
     [502, 'SystemError', 'The service is not available right now', 'Try again'],
+    [503, 'SystemError', 'The service cannot store files right now', 'Try again', 'upstream.storageFull'],
     ['network', '', 'No connection', 'Try again'],
   ];
-  for (const [status, type, title, action] of cases) {
+  for (const [status, type, title, action, code] of cases) {
     await page.route('**/send-input', (route) =>
       status === 'network'
         ? route.abort('connectionrefused')
@@ -26,7 +28,7 @@ test('every request-level failure is explained, and the captures stay for the ne
             status,
             contentType: 'application/json',
             body: JSON.stringify({
-              code: status === 409 ? 'input.locked' : String(status),
+              code: code ?? String(status),
               type,
               message: 'x',
             }),

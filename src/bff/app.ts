@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import {
-  openApiDocument,
-  zodSerializerCompiler,
-  zodValidatorCompiler,
-  type RouteContract,
-} from '@/shared/contract/openapi';
+import { openApiDocument } from '@/shared/contract/openapi';
+import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';
 import { BffHttpError, installErrorHandler } from './errors';
@@ -121,13 +116,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     sync,
     loginLimiter: new LoginLimiter(store, config.staffLoginMaxPerMinute),
     flows: loadFlowConfig(config.flowsDir),
-    publicUrl: () => {
-      if (config.publicUrl) return config.publicUrl;
-      const address = app.server.address() as AddressInfo | null;
-      const host =
-        address && address.family === 'IPv6' ? `[${address.address}]` : (address?.address ?? config.host);
-      return `http://${host}:${address?.port ?? config.port}`;
-    },
+    publicUrl: () => config.publicUrl || listeningUrl(app, config),
   };
 
   installErrorHandler(app);
@@ -146,23 +135,17 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
         message: 'Too many requests under way.',
       }),
   });
-  // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),
-  // and the same schemas make the OpenAPI document.
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(zodSerializerCompiler);
-  const contracts: RouteContract[] = [];
-  app.addHook('onRoute', (route) => {
-    if (!route.schema || route.method === 'HEAD') return;
-    for (const method of [route.method].flat())
-      contracts.push({ method, url: route.url, ...(route.schema as Omit<RouteContract, 'method' | 'url'>) });
-  });
+  const contracts = useZodContracts(app);
   app.get('/api/openapi.json', async () =>
     openApiDocument({ title: 'IDV Capture BFF (browser API)', version: '1' }, contracts),
   );
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks in callback form: an async hook costs a promise and a turn of the microtask queue on
+  // every request, for work that never waits.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -172,6 +155,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
       },
       'request',
     );
+    done();
   });
   const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
   const retention = new RetentionSweep(store, app.log, config.retentionDays);

@@ -33,6 +33,13 @@ export const upstreamUnavailable = (cause?: unknown) =>
     },
     cause,
   );
+/** The service's disk is full (its 507): nothing was kept, the same upload works once it has room. */
+export const upstreamStorageFull = () =>
+  new BffHttpError(503, {
+    code: 'upstream.storageFull',
+    type: 'SystemError',
+    message: 'The verification service cannot store files right now. Please try again later.',
+  });
 export const upstreamFailed = (
   message = 'The verification service failed to answer.',
   code = 'upstream.error',

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema, createdVerificationSchema } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
@@ -17,6 +21,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+
+/** Whether this process may mount a tmpfs (root, as on the development VM and in CI). */
+function canMount(): boolean {
+  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(probe, { recursive: true, force: true });
+  }
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -166,4 +184,51 @@ describe('the service connection', () => {
     expect(send.status).toBe(201);
     expect(await (await browser.fetch(bffPaths.health)).json()).toEqual({ ok: true, upstream: 'ok' });
   });
+
+  // A real full disk: the service restarted on a small tmpfs (mounted over its data folder).
+  it.skipIf(!canMount())(
+    'a full service disk is 503 upstream.storageFull, and the same upload works once there is room',
+    async () => {
+      const browser = new Browser(stack.bffUrl);
+      const dataDir = stack.service.dataDir;
+      await stack.service.stop();
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', dataDir], { stdio: 'ignore' });
+      try {
+        await stack.service.start();
+        const created = createdVerificationSchema.parse(
+          await (await browser.post(bffPaths.verifications, { flowId: 'global-passport' })).json(),
+        );
+        const form = await selfieForm(9);
+        const photoBytes = (form.get('document') as Blob).size;
+        // Leave less room than the photo needs.
+        const { bavail, bsize } = fs.statfsSync(dataDir);
+        const filler = path.join(dataDir, 'filler');
+        fs.writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - photoBytes / 2)));
+
+        const full = await browser.fetch(bffPaths.sendInput(created.identity), {
+          method: 'POST',
+          body: form,
+        });
+        expect(full.status).toBe(503);
+        expect(bffErrorSchema.parse(await full.json())).toEqual({
+          code: 'upstream.storageFull',
+          type: 'SystemError',
+          message: 'The verification service cannot store files right now. Please try again later.',
+        });
+
+        fs.rmSync(filler);
+        const again = await browser.fetch(bffPaths.sendInput(created.identity), {
+          method: 'POST',
+          body: form,
+        });
+        expect(again.status).toBe(201);
+        expect(sendInputResponseSchema.parse(await again.json())[0].result).toBe(true);
+      } finally {
+        await stack.service.stop();
+        // Lazily: the service's worker threads may hold a file of it a moment longer.
+        execFileSync('umount', ['--lazy', dataDir]);
+        await stack.service.start();
+      }
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 
 /**
  * Routes anyone may call without a session or a token (webhooks, staff sign-in, health) cannot
@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 export function guardOpenRoutes(
   app: FastifyInstance,
   options: {
+    /** Whether a route (its URL pattern) is open; asked once per route, when it is declared. */
     isOpen: (routeUrl: string | undefined) => boolean;
     bodyTimeoutMs: number;
     maxConcurrent: number;
@@ -17,8 +18,7 @@ export function guardOpenRoutes(
   },
 ) {
   let inFlight = 0;
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!options.isOpen(request.routeOptions.url)) return done();
+  const guard: onRequestHookHandler = (request, reply, done) => {
     if (inFlight >= options.maxConcurrent) {
       void reply.header('connection', 'close');
       return done(options.busy());
@@ -32,5 +32,13 @@ export function guardOpenRoutes(
       clearTimeout(timer);
     });
     done();
+  };
+  // On the open routes' own hooks, as they are declared: every other request (a send-input, say)
+  // does not pay for a check of its route on each call.
+  app.addHook('onRoute', (route) => {
+    if (!options.isOpen(route.url)) return;
+    const hooks = [route.onRequest ?? []].flat();
+    // A GET's HEAD twin is declared from the GET's options, the guard already in them.
+    if (!hooks.includes(guard)) route.onRequest = [guard, ...hooks];
   });
 }

@@ -1,12 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  openApiDocument,
-  zodSerializerCompiler,
-  zodValidatorCompiler,
-  type RouteContract,
-} from '@/shared/contract/openapi';
+import { openApiDocument } from '@/shared/contract/openapi';
+import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
 import { requireBearer } from './auth';
 import type { ServiceConfig } from './config';
 import type { ServiceContext } from './context';
@@ -21,6 +16,7 @@ import { OutboundPolicy } from './outbound-url';
 import { Outbox } from './outbox';
 import { PgDeliveryQueue } from './pg-outbox';
 import { RetentionSweep } from './retention';
+import { VerificationRepo } from './verification-repo';
 import { creditCheckRoutes } from './routes/credit-checks';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
@@ -51,21 +47,13 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     // The hosted service answers with or without a trailing slash; its clients use both.
     routerOptions: { ignoreTrailingSlash: true },
   });
-  // Requests are validated and answers serialized with the shared zod schemas (src/shared/contract).
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(zodSerializerCompiler);
-  const contracts: RouteContract[] = [];
-  app.addHook('onRoute', (route) => {
-    if (!route.schema || route.method === 'HEAD') return;
-    for (const method of [route.method].flat())
-      contracts.push({ method, url: route.url, ...(route.schema as Omit<RouteContract, 'method' | 'url'>) });
-  });
+  const contracts = useZodContracts(app);
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
   // Files whose transaction did or did not commit before the last stop, and orphans.
-  const hasRecord = db.prepare('SELECT 1 FROM media WHERE id = ?');
-  const recovered = media.recover((id) => hasRecord.get(id) !== undefined);
+  const repo = new VerificationRepo(db);
+  const recovered = media.recover((id) => repo.hasMedia(id));
   const flows = loadFlows();
   const outbound = new OutboundPolicy(config.outboundAllowed);
   const outbox = new Outbox(db, {
@@ -79,19 +67,14 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const ctx: ServiceContext = {
     config,
     db,
+    repo,
     flows,
     plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
     media,
     outbox,
     outbound,
     log: app.log,
-    baseUrl() {
-      if (config.publicUrl) return config.publicUrl;
-      const address = app.server.address() as AddressInfo | null;
-      if (!address || typeof address !== 'object') return `http://${config.host}:${config.port}`;
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return `http://${host}:${address.port}`;
-    },
+    baseUrl: () => config.publicUrl || listeningUrl(app, config),
   };
   const lifecycle = new Lifecycle(ctx);
 

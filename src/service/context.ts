@@ -6,11 +6,15 @@ import type { FlowPlan } from '@/shared/flow-plan';
 import type { MediaStore } from './media-store';
 import type { OutboundPolicy } from './outbound-url';
 import type { Outbox } from './outbox';
+import type { VerificationRepo } from './verification-repo';
 
 /** Everything a route or a background task of the service needs, built once by app.ts. */
 export interface ServiceContext {
   config: ServiceConfig;
+  /** The connection: its transactions, and the tables outside `repo` (outbox, credit checks). */
   db: Db;
+  /** The verifications, inputs and media tables. */
+  repo: VerificationRepo;
   flows: Map<string, Flow>;
   plans: Map<string, FlowPlan>;
   media: MediaStore;
@@ -54,15 +58,3 @@ export interface InputRow {
   facts: string | null;
   updated_at: number;
 }
-
-export const getVerification = (ctx: ServiceContext, id: string) =>
-  ctx.db.prepare('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
-/** The identity's newest verification: send-input by identity goes there (a re-verification is newer). */
-export const getVerificationByIdentity = (ctx: ServiceContext, identity: string) =>
-  ctx.db
-    .prepare('SELECT * FROM verifications WHERE identity = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-    .get(identity) as VerificationRow | undefined;
-export const getInputs = (ctx: ServiceContext, verificationId: string) =>
-  ctx.db
-    .prepare('SELECT * FROM inputs WHERE verification_id = ? ORDER BY position')
-    .all(verificationId) as InputRow[];

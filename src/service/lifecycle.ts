@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  getInputs,
-  getVerification,
-  type InputRow,
-  type ServiceContext,
-  type VerificationRow,
-} from './context';
+import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
@@ -64,24 +58,18 @@ export class Lifecycle {
     const id = newId();
     const identity = origin.identity ?? newId();
     const expiresAt = now + this.ctx.config.verificationTtlSeconds * 1000;
-    this.ctx.db
-      .prepare(
-        `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, ip, ua, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        identity,
-        flowId,
-        metadata ? JSON.stringify(metadata) : null,
-        expiresAt,
-        origin.ip ?? null,
-        origin.ua ?? null,
-        now,
-        now,
-      );
+    this.ctx.repo.insert({
+      id,
+      identity,
+      flow_id: flowId,
+      metadata: metadata ? JSON.stringify(metadata) : null,
+      expires_at: expiresAt,
+      ip: origin.ip ?? null,
+      ua: origin.ua ?? null,
+      created_at: now,
+    });
     this.timers.set(`expire:${id}`, expiresAt, () => this.expire(id));
-    return getVerification(this.ctx, id)!;
+    return this.ctx.repo.get(id)!;
   }
 
   /** Webhook event for a verification (wire contract §7); call inside the transaction of the change. */
@@ -99,10 +87,7 @@ export class Lifecycle {
   }
 
   private touch(id: string, fields: Partial<VerificationRow>) {
-    const entries = Object.entries({ ...fields, updated_at: Date.now() });
-    this.ctx.db
-      .prepare(`UPDATE verifications SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`)
-      .run(...entries.map(([, value]) => value), id);
+    this.ctx.repo.update(id, fields);
   }
 
   completion(plan: FlowPlan, v: VerificationRow, inputs: InputRow[], now = Date.now()): Completion {
@@ -148,9 +133,9 @@ export class Lifecycle {
 
   /** After a send-input was committed (under the identity's lock). */
   afterInputs(verificationId: string) {
-    const v = getVerification(this.ctx, verificationId)!;
+    const v = this.ctx.repo.get(verificationId)!;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const inputs = getInputs(this.ctx, v.id);
+    const inputs = this.ctx.repo.inputs(v.id);
     this.ctx.db.transaction(() => {
       if (v.started_at === null && inputs.some((i) => i.status === 'accepted')) {
         this.touch(v.id, { started_at: Date.now() });
@@ -174,10 +159,10 @@ export class Lifecycle {
 
   /** Starts processing when every input is in (or the wait for a back is over). */
   evaluate(verificationId: string) {
-    const v = getVerification(this.ctx, verificationId);
+    const v = this.ctx.repo.get(verificationId);
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const state = this.completion(plan, v, getInputs(this.ctx, v.id));
+    const state = this.completion(plan, v, this.ctx.repo.inputs(v.id));
     if (state === 'waiting' && v.wait_until !== null) {
       this.timers.set(`wait:${v.id}`, v.wait_until, () =>
         this.background(this.withLock(v.identity, async () => this.evaluate(v.id))),
@@ -196,7 +181,7 @@ export class Lifecycle {
 
   async skipWait(v: VerificationRow) {
     await this.withLock(v.identity, async () => {
-      const current = getVerification(this.ctx, v.id)!;
+      const current = this.ctx.repo.get(v.id)!;
       if (current.status !== 'pending' || current.skip_wait === 1) return;
       this.touch(v.id, { skip_wait: 1 });
       this.evaluate(v.id);
@@ -204,11 +189,11 @@ export class Lifecycle {
   }
 
   private expire(id: string) {
-    const v = getVerification(this.ctx, id);
+    const v = this.ctx.repo.get(id);
     if (!v || v.status !== 'pending' || v.expired) return;
     this.background(
       this.withLock(v.identity, async () => {
-        const current = getVerification(this.ctx, id)!;
+        const current = this.ctx.repo.get(id)!;
         if (current.status !== 'pending' || current.expired) return;
         this.ctx.db.transaction(() => {
           this.touch(id, { expired: 1 });
@@ -225,18 +210,18 @@ export class Lifecycle {
     if (this.processing.has(id) || this.closed) return;
     this.processing.add(id);
     try {
-      const v = getVerification(this.ctx, id);
+      const v = this.ctx.repo.get(id);
       if (!v || v.status !== 'running') return;
       const plan = this.ctx.plans.get(v.flow_id)!;
       let result: ProcessingResult;
       if (v.result) result = JSON.parse(v.result) as ProcessingResult;
       else {
-        const video = getInputs(this.ctx, v.id).find(
-          (i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video',
-        );
+        const video = this.ctx.repo
+          .inputs(v.id)
+          .find((i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video');
         if (video) await makeVideoStills(this.ctx, v, video);
-        if (this.closed || !getVerification(this.ctx, id)) return;
-        result = buildResult(plan, v, getInputs(this.ctx, v.id));
+        if (this.closed || !this.ctx.repo.get(id)) return;
+        result = buildResult(plan, v, this.ctx.repo.inputs(v.id));
         this.touch(id, { result: JSON.stringify(result) });
       }
       for (const key of stepKeys(result)) {
@@ -246,7 +231,7 @@ export class Lifecycle {
             () => {},
           );
         }
-        if (this.closed || !getVerification(this.ctx, id)) return;
+        if (this.closed || !this.ctx.repo.get(id)) return;
         const [scope, index, stepId] = key.split('.');
         const step =
           scope === 'steps'
@@ -264,7 +249,7 @@ export class Lifecycle {
         })();
         this.ctx.outbox.resume();
       }
-      if (this.closed || !getVerification(this.ctx, id)) return;
+      if (this.closed || !this.ctx.repo.get(id)) return;
       this.ctx.db.transaction(() => {
         this.touch(id, { status: result.finalStatus, completed_at: Date.now() });
         this.event(v, 'verification_completed');
@@ -283,16 +268,12 @@ export class Lifecycle {
     await this.withLock(v.identity, async () => {
       this.timers.clear(`wait:${v.id}`);
       this.timers.clear(`expire:${v.id}`);
-      const media = this.ctx.db.prepare('SELECT id FROM media WHERE verification_id = ?').all(v.id) as {
-        id: string;
-      }[];
+      const media = this.ctx.repo.mediaIdsOf(v.id);
       this.ctx.db.transaction(() => {
-        this.ctx.db.prepare('DELETE FROM inputs WHERE verification_id = ?').run(v.id);
-        this.ctx.db.prepare('DELETE FROM media WHERE verification_id = ?').run(v.id);
+        this.ctx.repo.delete(v.id);
         this.ctx.outbox.dropAllFor(`/v2/verifications/${v.id}`);
-        this.ctx.db.prepare('DELETE FROM verifications WHERE id = ?').run(v.id);
       })();
-      await Promise.all(media.map((m) => this.ctx.media.remove(m.id)));
+      await Promise.all(media.map((id) => this.ctx.media.remove(id)));
     });
   }
 
@@ -307,9 +288,7 @@ export class Lifecycle {
 
   /** At start: deadlines of pending verifications, and processing cut short by a stop. */
   resume() {
-    const rows = this.ctx.db
-      .prepare("SELECT * FROM verifications WHERE status IN ('pending', 'running') AND expired = 0")
-      .all() as VerificationRow[];
+    const rows = this.ctx.repo.unfinished();
     for (const v of rows) {
       if (!this.ctx.plans.has(v.flow_id)) continue;
       if (v.status === 'running') {

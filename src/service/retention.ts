@@ -1,4 +1,5 @@
-import type { ServiceContext, VerificationRow } from './context';
+import { PeriodicTask } from '@/server-shared/periodic-task';
+import type { ServiceContext } from './context';
 import type { Lifecycle } from './lifecycle';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -10,8 +11,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * webhook events older than `RETENTION_DAYS` go too. 0 days keeps everything.
  */
 export class RetentionSweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly schedule = new PeriodicTask(
+    () => this.sweep(),
+    DAY_MS,
+    (err) => this.ctx.log.warn({ err }, 'retention sweep failed'),
+  );
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -29,17 +33,7 @@ export class RetentionSweep {
 
   async sweep(now = Date.now()) {
     const { retentionDays, retentionExpiredDays } = this.ctx.config;
-    const due = this.ctx.db
-      .prepare(
-        `SELECT * FROM verifications
-         WHERE (? > 0 AND updated_at < ?) OR (expired = 1 AND ? > 0 AND updated_at < ?)`,
-      )
-      .all(
-        retentionDays,
-        now - retentionDays * DAY_MS,
-        retentionExpiredDays,
-        now - retentionExpiredDays * DAY_MS,
-      ) as VerificationRow[];
+    const due = this.ctx.repo.dueForErasure(retentionDays, retentionExpiredDays, now);
     for (const v of due) await this.lifecycle.erase(v);
     let creditChecks = 0;
     let events = 0;
@@ -63,18 +57,10 @@ export class RetentionSweep {
   }
 
   start() {
-    const run = () => {
-      this.running ??= this.sweep()
-        .catch((err: unknown) => this.ctx.log.warn({ err }, 'retention sweep failed'))
-        .finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, DAY_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async stop() {
-    clearInterval(this.timer);
-    await this.running;
+  stop() {
+    return this.schedule.stop();
   }
 }

@@ -14,7 +14,7 @@ import {
   checkSelfieVideo,
 } from './checks/check-input';
 import type { CheckOutcome, InputFacts } from './checks/types';
-import { getInputs, getVerificationByIdentity, type ServiceContext, type VerificationRow } from './context';
+import type { ServiceContext, VerificationRow } from './context';
 import { errorMessages } from './error-messages';
 import { integrationError, notFound, ServiceError } from './errors';
 import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
@@ -157,7 +157,7 @@ export async function sendInput(
   request: FastifyRequest,
   identity: string,
 ): Promise<InputResult[]> {
-  const known = getVerificationByIdentity(ctx, identity);
+  const known = ctx.repo.byIdentity(identity);
   if (!known) throw notFound('unknown identity');
   assertOpen(known);
   const plan = ctx.plans.get(known.flow_id);
@@ -183,9 +183,9 @@ export async function sendInput(
       }
     }
     return await lifecycle.withLock(identity, async () => {
-      const v = getVerificationByIdentity(ctx, identity)!;
+      const v = ctx.repo.byIdentity(identity)!;
       assertOpen(v);
-      const stored = getInputs(ctx, v.id);
+      const stored = ctx.repo.inputs(v.id);
       const state = new Map<string, SlotState>(
         stored.map((row) => [
           row.slot,
@@ -326,40 +326,37 @@ async function commit(
 
   function record() {
     ctx.db.transaction(() => {
-      const previous = ctx.db.prepare('SELECT media_id FROM inputs WHERE verification_id = ? AND slot = ?');
-      const deleteMedia = ctx.db.prepare('DELETE FROM media WHERE id = ?');
-      const insertMedia = ctx.db.prepare(
-        'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      );
-      const upsert = ctx.db.prepare(
-        `INSERT INTO inputs (verification_id, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (verification_id, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
-         status = excluded.status, error_code = excluded.error_code, descriptor = excluded.descriptor,
-         media_id = excluded.media_id, facts = excluded.facts, updated_at = excluded.updated_at`,
-      );
       for (const w of writes) {
-        const old = previous.get(v.id, w.slot.key) as { media_id: string | null } | undefined;
-        if (old?.media_id) {
-          deleteMedia.run(old.media_id);
-          replaced.push(old.media_id);
+        const previous = ctx.repo.inputMediaId(v.id, w.slot.key);
+        if (previous) {
+          ctx.repo.deleteMedia(previous);
+          replaced.push(previous);
         }
         const mediaId = mediaIds.get(w) ?? null;
-        if (mediaId && w.file) insertMedia.run(mediaId, v.identity, v.id, w.file.format, w.file.size, now);
-        upsert.run(
-          v.id,
-          w.slot.key,
-          w.slot.position,
-          w.descriptor.inputType,
-          w.code ? 'failed' : 'accepted',
-          w.code,
-          JSON.stringify({ ...w.descriptor, data: publicData(w.descriptor) }),
-          mediaId,
-          JSON.stringify(w.facts ?? {}),
-          now,
-        );
+        if (mediaId && w.file) {
+          ctx.repo.insertMedia({
+            id: mediaId,
+            identity: v.identity,
+            verificationId: v.id,
+            format: w.file.format,
+            size: w.file.size,
+            createdAt: now,
+          });
+        }
+        ctx.repo.upsertInput({
+          verification_id: v.id,
+          slot: w.slot.key,
+          position: w.slot.position,
+          input_type: w.descriptor.inputType,
+          status: w.code ? 'failed' : 'accepted',
+          error_code: w.code,
+          descriptor: JSON.stringify({ ...w.descriptor, data: publicData(w.descriptor) }),
+          media_id: mediaId,
+          facts: JSON.stringify(w.facts ?? {}),
+          updated_at: now,
+        });
       }
-      if (v.ip === null) ctx.db.prepare('UPDATE verifications SET ip = ? WHERE id = ?').run(ip, v.id);
+      if (v.ip === null) ctx.repo.setIp(v.id, ip);
     })();
   }
 }

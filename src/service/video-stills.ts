@@ -58,15 +58,15 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
     }
     const [selfieMedia, spriteMedia] = stored;
     const now = Date.now();
-    const insert = ctx.db.prepare(
-      'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const still = { identity: v.identity, verificationId: v.id, format: 'jpeg', createdAt: now } as const;
     ctx.db.transaction(() => {
-      insert.run(selfieMedia, v.identity, v.id, 'jpeg', selfie.length, now);
-      insert.run(spriteMedia, v.identity, v.id, 'jpeg', sprite.length, now);
-      ctx.db
-        .prepare('UPDATE inputs SET facts = ? WHERE verification_id = ? AND slot = ?')
-        .run(JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }), v.id, video.slot);
+      ctx.repo.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
+      ctx.repo.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
+      ctx.repo.setInputFacts(
+        v.id,
+        video.slot,
+        JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }),
+      );
     })();
     // Published once their records are in, as every media file (media-store.ts).
     await Promise.all(stored.map((id) => ctx.media.publish(id)));

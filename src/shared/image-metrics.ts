@@ -20,6 +20,11 @@ export interface PixelImage {
 
 /** The long side every metric works at (larger images are box-filtered down to it). */
 export const METRIC_LONG_SIDE = 512;
+/**
+ * The long side an image is decoded at for its metrics, by the service (sharp, shrink-on-load) and
+ * the browser (createImageBitmap's resize) alike; the metrics then box-filter that to 512.
+ */
+export const METRICS_DECODE_LONG_SIDE = 1024;
 /** A pixel counts as coloured when max(|R−G|, |G−B|, |R−B|) is at least this (0–255). */
 export const COLOUR_CHROMA_MIN = 24;
 /** An image is grayscale when fewer than this share of its pixels are coloured. */

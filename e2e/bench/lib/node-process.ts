@@ -114,8 +114,18 @@ export function loopMonitor(file: string) {
     async longestStall(child: ChildProcess) {
       rmSync(file, { force: true });
       child.kill('SIGUSR2');
-      for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(20);
-      return (JSON.parse(readFileSync(file, 'utf8')) as { maxMs: number }).maxMs;
+      // The file may be seen before its content is written: read until it parses.
+      for (let i = 0; i < 100; i++) {
+        if (existsSync(file)) {
+          try {
+            return (JSON.parse(readFileSync(file, 'utf8')) as { maxMs: number }).maxMs;
+          } catch {
+            // Not written in full yet.
+          }
+        }
+        await sleep(20);
+      }
+      throw new Error(`the event-loop monitor did not answer in ${file}`);
     },
   };
 }

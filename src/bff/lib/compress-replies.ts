@@ -39,21 +39,27 @@ function addVary(reply: FastifyReply) {
  * is never compressed again.
  */
 export function installReplyCompression(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (reply.hasHeader('content-encoding') || request.method === 'HEAD') return payload;
-    if (Buffer.byteLength(payload) < COMPRESS_THRESHOLD_BYTES) return payload;
-    if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+  // In callback form: most answers (small ones, streams) pass untouched, without a promise each.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    if (reply.hasHeader('content-encoding') || request.method === 'HEAD') return done(null, payload);
+    if (Buffer.byteLength(payload) < COMPRESS_THRESHOLD_BYTES) return done(null, payload);
+    if (!compressibleType.test(String(reply.getHeader('content-type') ?? ''))) return done(null, payload);
     addVary(reply);
     const encoding = chooseEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
+    if (!encoding) return done(null, payload);
     // Quality 5 / level 6: most of the gain at a fraction of the strongest settings' CPU.
     const compressed =
       encoding === 'br'
-        ? await brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-        : await gz(payload, { level: 6 });
-    void reply.header('content-encoding', encoding);
-    reply.removeHeader('content-length');
-    return compressed;
+        ? brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : gz(payload, { level: 6 });
+    compressed.then(
+      (body) => {
+        void reply.header('content-encoding', encoding);
+        reply.removeHeader('content-length');
+        done(null, body);
+      },
+      (error: Error) => done(error),
+    );
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { PeriodicTask } from '@/server-shared/periodic-task';
 import type { BffStore } from '../store/store';
 import type { VerificationSync } from './verification-sync';
 
@@ -12,20 +13,24 @@ const RECONCILE_WINDOW_MS = 8 * 24 * 60 * 60 * 1000;
  * is fetched again, one at a time; the service being away just leaves it for the next round.
  */
 export class Reconciler {
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<number> | undefined;
+  private readonly schedule: PeriodicTask<number>;
 
   constructor(
     private readonly store: BffStore,
     private readonly sync: VerificationSync,
     private readonly log: FastifyBaseLogger,
-    private readonly everyMs: number,
-  ) {}
+    everyMs: number,
+  ) {
+    this.schedule = new PeriodicTask(
+      () => this.reconcile(),
+      everyMs,
+      (err) => this.log.warn({ err }, 'reconcile round failed'),
+    );
+  }
 
   /** One round (joined if one is under way); resolves to the number of verifications refreshed. */
   runOnce(): Promise<number> {
-    this.round ??= this.reconcile().finally(() => (this.round = undefined));
-    return this.round;
+    return this.schedule.runOnce();
   }
 
   private async reconcile() {
@@ -47,14 +52,10 @@ export class Reconciler {
   }
 
   start() {
-    if (this.everyMs <= 0) return;
-    void this.runOnce();
-    this.timer = setInterval(() => void this.runOnce(), this.everyMs);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async stop() {
-    clearInterval(this.timer);
-    await this.round?.catch(() => undefined);
+  stop() {
+    return this.schedule.stop();
   }
 }

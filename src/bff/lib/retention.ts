@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { PeriodicTask } from '@/server-shared/periodic-task';
 import type { BffStore } from '../store/store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -8,8 +9,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * `RETENTION_DAYS` after its last change, swept at start and daily; 0 keeps everything.
  */
 export class RetentionSweep {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly schedule = new PeriodicTask(
+    () => this.sweep(),
+    DAY_MS,
+    (err) => this.log.warn({ err }, 'retention sweep failed'),
+  );
 
   constructor(
     private readonly store: BffStore,
@@ -32,18 +36,10 @@ export class RetentionSweep {
   }
 
   start() {
-    const run = () => {
-      this.running ??= this.sweep()
-        .catch((err: unknown) => this.log.warn({ err }, 'retention sweep failed'))
-        .finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, DAY_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
-  async stop() {
-    clearInterval(this.timer);
-    await this.running;
+  stop() {
+    return this.schedule.stop();
   }
 }

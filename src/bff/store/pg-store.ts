@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
-import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { pgMigrations } from './pg-migrations';
+import { KeyQueue } from './key-queue';
+import {
+  toCreditCheck,
+  toEvent,
+  toHandoff,
+  toSummary,
+  type CreditCheckRow,
+  type EventRow,
+  type HandoffRow,
+  type VerificationRow as SummaryRow,
+} from './rows';
 import type {
   BffStore,
   InputSlotResult,
@@ -14,97 +24,9 @@ import type {
   VerificationFilter,
 } from './store';
 
-interface VerificationRow {
-  id: string;
-  identity: string | null;
-  flow_id: string;
-  flow_name: string | null;
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-  last_event: string | null;
+interface VerificationRow extends SummaryRow {
   data: unknown;
 }
-interface EventRow {
-  id: string;
-  kind: StoredEvent['kind'];
-  event_name: string;
-  body: string;
-  verification_id: string | null;
-  credit_check_id: string | null;
-  received_at: Date;
-}
-interface CreditCheckRow {
-  id: string;
-  country: CreditCheckRecord['country'];
-  request: Record<string, unknown>;
-  status: CreditCheckRecord['status'];
-  result: Record<string, unknown> | null;
-  error: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-}
-
-const iso = (value: Date) => value.toISOString();
-const statusOf = (value: string): IdentityStatus => identityStatus.safeParse(value).data ?? 'pending';
-
-interface HandoffRow {
-  verification_id: string;
-  identity: string;
-  flow_id: string;
-  flow_name: string | null;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
-const toHandoff = (row: HandoffRow): HandoffGrant => ({
-  verificationId: row.verification_id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  expiresAt: new Date(row.expires_at),
-  claimedAt: row.used_at === null ? null : new Date(row.used_at),
-});
-
-const toSummary = (row: VerificationRow): VerificationSummary => ({
-  id: row.id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  status: statusOf(row.status),
-  createdAt: iso(row.created_at),
-  updatedAt: iso(row.updated_at),
-  lastEvent: row.last_event,
-});
-
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-};
-
-const toEvent = (row: EventRow): StoredEvent => ({
-  id: row.id,
-  kind: row.kind,
-  eventName: row.event_name,
-  receivedAt: iso(row.received_at),
-  // Only events with a valid signature are ever stored.
-  signatureValid: true,
-  body: parseBody(row.body),
-});
-
-const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
-  id: row.id,
-  country: row.country,
-  request: row.request,
-  status: row.status,
-  result: row.result,
-  error: row.error,
-  createdAt: iso(row.created_at),
-  completedAt: row.completed_at ? iso(row.completed_at) : null,
-});
 
 /** JSON for a JSONB parameter: pg would send a JS array as a PostgreSQL array, not as JSON. */
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -160,7 +82,7 @@ export class PgStore implements BffStore {
    * always get one of the main pool's: sharing one pool, enough waiting locks would starve it.
    */
   private readonly lockPool: pg.Pool;
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly queue = new KeyQueue();
 
   private constructor(
     readonly pool: pg.Pool,
@@ -319,14 +241,7 @@ export class PgStore implements BffStore {
         client.release(broken);
       }
     };
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    this.chains.set(key, next);
-    try {
-      return await next;
-    } finally {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }
+    return this.queue.run(key, run);
   }
 
   async recordEvent(e: NewEvent) {
@@ -515,9 +430,7 @@ export class PgStore implements BffStore {
   }
 
   async deleteOlderThan(cutoff: Date) {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return this.transaction(async (client) => {
       let count = 0;
       await client.query(
         'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
@@ -532,14 +445,8 @@ export class PgStore implements BffStore {
       ]) {
         count += (await client.query(text, [cutoff])).rowCount ?? 0;
       }
-      await client.query('COMMIT');
       return count;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async close() {

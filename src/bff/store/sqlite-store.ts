@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
-import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
+import { statementCache } from '@/server-shared/statement-cache';
+import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
   BffStore,
   HandoffGrant,
@@ -14,6 +14,17 @@ import type {
   VerificationDataUpdate,
   VerificationFilter,
 } from './store';
+import { KeyQueue } from './key-queue';
+import {
+  toCreditCheck,
+  toEvent,
+  toHandoff,
+  toSummary,
+  type CreditCheckRow,
+  type EventRow,
+  type HandoffRow,
+  type VerificationRow as SummaryRow,
+} from './rows';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS session_verifications (
@@ -82,106 +93,20 @@ CREATE TABLE IF NOT EXISTS input_results (
 CREATE INDEX IF NOT EXISTS verifications_identity ON verifications (identity, created_at);
 `;
 
-interface HandoffRow {
-  verification_id: string;
-  identity: string;
-  flow_id: string;
-  flow_name: string | null;
-  expires_at: number;
-  used_at: number | null;
-}
-
-const toHandoff = (row: HandoffRow): HandoffGrant => ({
-  verificationId: row.verification_id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  expiresAt: new Date(row.expires_at),
-  claimedAt: row.used_at === null ? null : new Date(row.used_at),
-});
-
 /** A claimed grant is kept this long after it expired, for the desktop that follows it. */
 const HANDOFF_KEPT_MS = 24 * 3600_000;
 
-interface VerificationRow {
-  id: string;
-  identity: string | null;
-  flow_id: string;
-  flow_name: string | null;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  last_event: string | null;
+interface VerificationRow extends SummaryRow {
   data: string | null;
-}
-interface EventRow {
-  id: string;
-  kind: StoredEvent['kind'];
-  event_name: string;
-  body: string;
-  verification_id: string | null;
-  credit_check_id: string | null;
-  received_at: string;
-}
-interface CreditCheckRow {
-  id: string;
-  country: CreditCheckRecord['country'];
-  request: string;
-  status: CreditCheckRecord['status'];
-  result: string | null;
-  error: string | null;
-  created_at: string;
-  completed_at: string | null;
 }
 
 const now = () => new Date().toISOString();
-const statusOf = (value: string): IdentityStatus => identityStatus.safeParse(value).data ?? 'pending';
-
-const toSummary = (row: VerificationRow): VerificationSummary => ({
-  id: row.id,
-  identity: row.identity,
-  flowId: row.flow_id,
-  flowName: row.flow_name,
-  status: statusOf(row.status),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  lastEvent: row.last_event,
-});
-
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-};
-
-const toEvent = (row: EventRow): StoredEvent => ({
-  id: row.id,
-  kind: row.kind,
-  eventName: row.event_name,
-  receivedAt: row.received_at,
-  // Only events with a valid signature are ever stored.
-  signatureValid: true,
-  body: parseBody(row.body),
-});
-
-const toCreditCheck = (row: CreditCheckRow): CreditCheckRecord => ({
-  id: row.id,
-  country: row.country,
-  request: JSON.parse(row.request) as Record<string, unknown>,
-  status: row.status,
-  result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
-  error: row.error,
-  createdAt: row.created_at,
-  completedAt: row.completed_at,
-});
 
 /** The BFF's store in one SQLite file (DATA_DIR/bff.sqlite), separate from the service's. */
 export class SqliteStore implements BffStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly sql: (source: string) => Database.Statement;
+  private readonly queue = new KeyQueue();
 
   constructor(file: string) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -189,16 +114,7 @@ export class SqliteStore implements BffStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
-  }
-
-  /** A prepared statement, prepared once: preparing costs more than running a small query. */
-  private sql(source: string) {
-    let statement = this.statements.get(source);
-    if (!statement) {
-      statement = this.db.prepare(source);
-      this.statements.set(source, statement);
-    }
-    return statement;
+    this.sql = statementCache(this.db);
   }
 
   static inDataDir(dataDir: string) {
@@ -308,14 +224,7 @@ export class SqliteStore implements BffStore {
 
   /** One process owns the SQLite file, so a chain of promises per key is lock enough. */
   async exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    this.chains.set(key, next);
-    try {
-      return await next;
-    } finally {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }
+    return this.queue.run(key, fn);
   }
 
   async recordEvent(e: NewEvent) {

@@ -1,5 +1,5 @@
 import { Pool, type buildConnector, type Dispatcher } from 'undici';
-import { BffHttpError, upstreamFailed, upstreamUnavailable } from '../errors';
+import { BffHttpError, upstreamFailed, upstreamStorageFull, upstreamUnavailable } from '../errors';
 import { requestErrorSchema } from '@/shared/contract/send-input';
 import { tokenSchema } from '@/shared/contract/service-api';
 import { TokenCache } from './token-cache';
@@ -252,10 +252,16 @@ export class UpstreamClient {
   }
 }
 
-/** The service's request-level error turned into the BFF's envelope, keeping the status (5xx → 502). */
+/**
+ * The service's request-level error turned into the BFF's envelope, keeping the status (5xx → 502,
+ * but a full disk, 507, → 503 `upstream.storageFull`: the person can be told to try later).
+ */
 export async function envelopeOf(res: UpstreamResponse): Promise<BffHttpError> {
   // Not JSON (a proxy's HTML page, say), or another shape: the status alone tells enough.
   const body = requestErrorSchema.safeParse(await res.body.json().catch(() => null)).data;
+  // 507 is the service's "nothing could be stored" (wire contract); a body of another type is
+  // not that answer, just an odd 5xx.
+  if (res.statusCode === 507 && (body?.type ?? 'SystemError') === 'SystemError') return upstreamStorageFull();
   if (res.statusCode >= 500) return upstreamFailed();
   return new BffHttpError(res.statusCode, {
     code: typeof body?.code === 'string' ? body.code : (body?.name ?? `upstream.${res.statusCode}`),

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import { imageMetrics, type ImageMetrics } from '@/shared/image-metrics';
+import { imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
@@ -53,7 +53,7 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
  * JPEG this much smaller than the photo is decoded at 1/2, 1/4 or 1/8 scale by libjpeg itself
  * (shrink-on-load), at a fraction of a full decode's cost.
  */
-export const METRICS_LONG_SIDE = 1024;
+export const METRICS_LONG_SIDE = METRICS_DECODE_LONG_SIDE;
 
 export interface ImageJob {
   path: string;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { mimeOf, type FileFormat } from '@/shared/file-format';
+import { mimeOf } from '@/shared/file-format';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 
@@ -11,10 +11,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
     { schema: { response: { 200: { contentType: 'application/octet-stream' } } } },
     async (request, reply) => {
       const file = ctx.media.pathOf(request.params.mediaId);
-      const row = file
-        ? (ctx.db.prepare('SELECT format, size FROM media WHERE id = ?').get(request.params.mediaId) as
-            { format: FileFormat; size: number } | undefined)
-        : undefined;
+      const row = file ? ctx.repo.media(request.params.mediaId) : undefined;
       if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
       return reply
         .header('content-type', mimeOf[row.format])

@@ -6,7 +6,7 @@ import {
   statusDecisionSchema,
 } from '@/shared/contract/service-api';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { getInputs, getVerification, getVerificationByIdentity, type ServiceContext } from '../context';
+import type { ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
 import type { Lifecycle } from '../lifecycle';
 import { deviceFingerprintOf, inputsView, verificationView } from '../verification-data';
@@ -26,7 +26,7 @@ export function createVerification(
 ) {
   const plan = ctx.plans.get(body?.flowId ?? ctx.config.defaultFlowId);
   if (!plan) throw notFound('unknown flow');
-  if (body?.identityId && !getVerificationByIdentity(ctx, body.identityId)) {
+  if (body?.identityId && !ctx.repo.byIdentity(body.identityId)) {
     throw notFound('unknown identity');
   }
   const v = lifecycle.create(plan.flow.id, body?.metadata, {
@@ -43,13 +43,13 @@ export async function verificationRoutes(
 ) {
   const { ctx, lifecycle } = opts;
   const find = (id: string) => {
-    const v = getVerification(ctx, id);
+    const v = ctx.repo.get(id);
     if (!v) throw notFound('unknown verification');
     return v;
   };
   const view = (id: string) => {
     const v = find(id);
-    return verificationView(ctx, v, getInputs(ctx, v.id));
+    return verificationView(ctx, v, ctx.repo.inputs(v.id));
   };
 
   app.post(

@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import type { ImageMetrics } from '@/shared/image-metrics';
+import { captureFrame } from '../checks/photo-pipeline';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useCameraGuide, type CameraGuideState, type DocumentReads } from './use-camera-guide';
 import { useMediaStream } from './use-media-stream';
 import './capture.css';
 
-export const SNAPSHOT_QUALITY = 0.92;
-
 type Props = {
   /** 'environment' (rear) for documents, 'user' (front) for selfies. */
   facing: 'environment' | 'user';
   guide: 'document' | 'face';
-  onCapture: (file: File) => void;
+  /** The JPEG taken and its metrics, measured from the same frame (checkImage's `measured`). */
+  onCapture: (file: File, metrics: ImageMetrics) => void;
   onUnavailable: (reason: UnavailableReason) => void;
   /** What a document side must show (barcode, MRZ): the guide says when it can be read. */
   reads?: DocumentReads;
@@ -31,7 +32,10 @@ function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads
   return { key: `camera.document.${guide.state}`, ok: guide.state === 'readable' };
 }
 
-/** Live camera with a frame guide and a button that takes a full-resolution JPEG snapshot. */
+/**
+ * Live camera with a frame guide and a button that takes a full-resolution JPEG snapshot: the
+ * video's frame goes straight to the photo worker, which encodes it and measures it in one go.
+ */
 export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads = NO_READS }: Props) {
   const { t } = useTranslation(CAPTURE_NS);
   // 1920×1080 ideal: every camera that can gives at least 600 px on the short side, as the service needs.
@@ -53,19 +57,10 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
     if (!video || !video.videoWidth) return;
     setTaking(true);
     try {
-      const canvas = document.createElement('canvas');
-      canvas.width = video.videoWidth;
-      canvas.height = video.videoHeight;
-      const context = canvas.getContext('2d');
-      if (!context) throw new Error('no 2d context');
-      // The preview of the front camera is mirrored for comfort; the photo is not.
-      context.drawImage(video, 0, 0);
-      const blob = await new Promise<Blob | null>((resolve) =>
-        canvas.toBlob(resolve, 'image/jpeg', SNAPSHOT_QUALITY),
-      );
-      if (!blob) throw new Error('snapshot failed');
+      // The photo is not mirrored (only the front camera's preview is, for comfort).
       const name = `${guide === 'face' ? 'selfie' : 'document'}-${Date.now()}.jpg`;
-      onCapture(new File([blob], name, { type: 'image/jpeg' }));
+      const shot = await captureFrame(video, name);
+      onCapture(shot.file, shot.metrics);
     } catch {
       onUnavailable('error');
     } finally {

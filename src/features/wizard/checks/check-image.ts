@@ -12,11 +12,10 @@ import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
-import { compressImage } from './compress-image';
-import { compressionPlan } from './compression-plan';
+import { COMPRESS_QUALITY } from './compression-plan';
 import { readImageHeader, readTextMarkers, stripJpegLocation, stripPngLocation } from './image-bytes';
-import { measureImage } from './measure-image';
-import { fileName, readBytes, readHead } from './read-head';
+import { preparePhoto } from './photo-pipeline';
+import { fileName, readBytes, readHead, withExtension } from './read-head';
 
 export type ImageKind = 'document' | 'selfie' | 'custom-document';
 
@@ -30,6 +29,11 @@ export interface ImageCheckOptions {
   mrz?: boolean;
   /** The document type and country the person chose, against what its MRZ or barcode states. */
   claim?: { type: DocumentType; country: string };
+  /**
+   * The metrics of this very file's pixels, measured where it was made (a camera shot,
+   * captureFrame): it is not decoded again.
+   */
+  measured?: ImageMetrics;
 }
 
 /** The service's own codes for what a document says about itself, refused here with its prompts. */
@@ -101,35 +105,37 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   if (format === 'pdf')
     return { ok: true, file: named, width: 0, height: 0, phash: '', format, compressed: false };
 
-  // The header gives the size without decoding; an unusual one (SOF past the head) needs a decode.
-  let original: ImageMetrics | null = null;
-  let size: { width: number; height: number } | null = readImageHeader(head);
-  if (!size) {
-    original = await measureImage(named);
-    if (!original) return fail('client.unreadable');
-    size = original;
-  }
-  if (size.width < MIN_IMAGE_SIDE || size.height < MIN_IMAGE_SIDE) return fail('client.tooSmall');
+  // The header gives the size without decoding (an unusual one, SOF past the head, does not).
+  const size = readImageHeader(head);
+  if (size && (size.width < MIN_IMAGE_SIDE || size.height < MIN_IMAGE_SIDE)) return fail('client.tooSmall');
+  const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
 
   let upload: File | null = null;
-  let metrics: ImageMetrics | null = null;
+  let metrics: ImageMetrics;
   let compressed = false;
-  const plan = compressionPlan({ width: size.width, height: size.height, bytes: file.size });
-  if (plan) {
-    const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
-    upload = await compressImage(named, plan, markers).catch(() => null);
-    metrics = upload && (await measureImage(upload));
-    // Never trade a valid original for a copy the service would refuse.
-    if (metrics && (metrics.width < MIN_IMAGE_SIDE || metrics.height < MIN_IMAGE_SIDE)) metrics = null;
-    if (!metrics) upload = null;
-    compressed = upload !== null;
+  if (opts.measured) metrics = opts.measured;
+  else {
+    // One decode: the metrics and, for a large photo (compression-plan.ts), the upload's JPEG.
+    const outcome = await preparePhoto(named, {
+      size: size && { width: size.width, height: size.height },
+      bytes: file.size,
+      encode: false,
+      quality: COMPRESS_QUALITY,
+      markers,
+    });
+    if (!outcome) return fail('client.unreadable');
+    if (!outcome.ok) return fail('client.tooSmall');
+    metrics = outcome.metrics;
+    if (outcome.jpeg) {
+      compressed = true;
+      upload = new File([outcome.jpeg], withExtension(named.name, 'jpg'), {
+        type: 'image/jpeg',
+        lastModified: named.lastModified,
+      });
+    }
   }
-  if (!upload) {
-    upload = await withoutLocation(named, format, head);
-    // Dropping location data changes no pixel: a measure of the original still holds.
-    metrics = original ?? (await measureImage(upload));
-  }
-  if (!metrics) return fail('client.unreadable');
+  // Dropping location data changes no pixel: the metrics of the original still hold.
+  upload ??= await withoutLocation(named, format, head);
   if (metrics.width < MIN_IMAGE_SIDE || metrics.height < MIN_IMAGE_SIDE) return fail('client.tooSmall');
   // The service judges colour, sharpness and similarity on document photos only.
   if (opts.kind === 'document') {
@@ -140,7 +146,6 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
     return fail('client.similarSides');
   // A sample whose scenario marker names a code of its input is judged by that marker, in the
   // service as here (the service reports it before any measured code).
-  const markers = readTextMarkers(format === 'png' ? await readBytes(file) : head);
   const marked = (family: string) => markers.some((t) => t.includes(`${SCENARIO_MARKER}${family}.`));
   // The barcode reader and the OCR load on the first photo of a side that requires them.
   let person: DocumentPerson | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import { checkBasics } from './check-image';
-import { COMPRESS_ABOVE_BYTES, compressionPlan, TARGET_LONG_SIDE } from './compression-plan';
+import { COMPRESS_ABOVE_BYTES, compressionPlan, metricsDecodeSize } from './compression-plan';
 
 const MB = 1024 * 1024;
 
@@ -13,14 +13,21 @@ describe('compressionPlan', () => {
 
   it('shrinks a 12-megapixel photo to the target long side, either way up', () => {
     expect(compressionPlan({ width: 4000, height: 3000, bytes: 2 * MB })).toEqual({
-      maxWidthOrHeight: TARGET_LONG_SIDE,
       width: 2560,
       height: 1920,
     });
     expect(compressionPlan({ width: 3000, height: 4000, bytes: 5 * MB })).toEqual({
-      maxWidthOrHeight: TARGET_LONG_SIDE,
       width: 1920,
       height: 2560,
+    });
+    // 4032×3024 (a phone's 12 MP): the short side rounded, not truncated.
+    expect(compressionPlan({ width: 4032, height: 3024, bytes: 4 * MB })).toEqual({
+      width: 2560,
+      height: 1920,
+    });
+    expect(compressionPlan({ width: 4000, height: 2250, bytes: 4 * MB })).toEqual({
+      width: 2560,
+      height: 1440,
     });
   });
 
@@ -35,16 +42,37 @@ describe('compressionPlan', () => {
       const plan = compressionPlan({ width, height, bytes: 10 * MB })!;
       expect(plan).not.toBeNull();
       expect(Math.min(plan.width, plan.height)).toBeGreaterThanOrEqual(MIN_IMAGE_SIDE);
-      expect(plan.maxWidthOrHeight).toBeLessThanOrEqual(Math.max(width, height));
+      // Never enlarged, and the aspect ratio kept (within the rounding of a pixel).
+      expect(plan.width).toBeLessThanOrEqual(width);
+      expect(plan.height).toBeLessThanOrEqual(height);
+      expect(Math.abs(plan.width / plan.height - width / height)).toBeLessThan(
+        (width / height) * 0.01 + 0.01,
+      );
     }
+    expect(compressionPlan({ width: 12000, height: 700, bytes: 10 * MB })).toEqual({
+      width: 10286,
+      height: 600,
+    });
+    expect(compressionPlan({ width: 4001, height: 600, bytes: 10 * MB })).toEqual({
+      width: 4001,
+      height: 600,
+    });
   });
 
   it('re-encodes a heavy file that is already small enough without enlarging it', () => {
     expect(compressionPlan({ width: 1800, height: 1200, bytes: 9 * MB })).toEqual({
-      maxWidthOrHeight: 1800,
       width: 1800,
       height: 1200,
     });
+  });
+});
+
+describe('metricsDecodeSize', () => {
+  it('decodes for the metrics at a long side of 1024, as the service does, never enlarging', () => {
+    expect(metricsDecodeSize({ width: 2560, height: 1920 })).toEqual({ width: 1024, height: 768 });
+    expect(metricsDecodeSize({ width: 1920, height: 2560 })).toEqual({ width: 768, height: 1024 });
+    expect(metricsDecodeSize({ width: 800, height: 600 })).toEqual({ width: 800, height: 600 });
+    expect(metricsDecodeSize({ width: 20000, height: 10 })).toEqual({ width: 1024, height: 1 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { METRICS_DECODE_LONG_SIDE } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 
 /** Files above either budget are re-encoded before upload; smaller ones go as they are. */
@@ -5,39 +6,47 @@ export const COMPRESS_ABOVE_BYTES = 3 * 1024 * 1024;
 export const COMPRESS_ABOVE_PIXELS = 8_000_000;
 /** Long side of a compressed photo: enough for the service to read a document's small print. */
 export const TARGET_LONG_SIDE = 2560;
+/**
+ * One JPEG encode at this quality, no second pass: a 2560×1920 photo comes out at 1–2 MB, far under
+ * the service's 50 MB, and a second encode would cost as much as the first.
+ */
 export const COMPRESS_QUALITY = 0.9;
-/** Size the compressor aims at; it lowers quality only (never the resolution) to get there. */
-export const TARGET_MAX_MB = 2;
+/** A camera frame is encoded once, from the video's pixels. */
+export const SNAPSHOT_QUALITY = 0.92;
 
-export interface CompressionPlan {
-  /** browser-image-compression's `maxWidthOrHeight`: the long side of the output. */
-  maxWidthOrHeight: number;
-  /** The output size this yields (the compressor scales by the long side, truncating). */
+export interface Size {
   width: number;
   height: number;
 }
 
 /**
- * Whether and how far to shrink an image of the given (oriented) size. The short side never goes
- * under MIN_IMAGE_SIDE, whatever the aspect ratio, so compression cannot turn a valid photo into a
- * `tooSmall` one; the image is never enlarged.
+ * Whether and how far to shrink an image of the given (oriented) size: the exact output size, or
+ * null to keep the file. The short side never goes under MIN_IMAGE_SIDE, whatever the aspect
+ * ratio, so compression cannot turn a valid photo into a `tooSmall` one; nothing is enlarged.
  */
-export function compressionPlan(image: {
-  width: number;
-  height: number;
-  bytes: number;
-}): CompressionPlan | null {
+export function compressionPlan(image: Size & { bytes: number }): Size | null {
   const { width, height, bytes } = image;
   if (bytes <= COMPRESS_ABOVE_BYTES && width * height <= COMPRESS_ABOVE_PIXELS) return null;
-  const long = Math.max(width, height);
-  const short = Math.min(width, height);
-  // +1: the compressor's canvas truncates the scaled short side.
-  const keepShort = Math.ceil((MIN_IMAGE_SIDE * long) / short) + 1;
-  const maxWidthOrHeight = Math.min(long, Math.max(TARGET_LONG_SIDE, keepShort));
-  const scale = maxWidthOrHeight / long;
-  return {
-    maxWidthOrHeight,
-    width: width >= height ? maxWidthOrHeight : Math.trunc(width * scale),
-    height: width >= height ? Math.trunc(height * scale) : maxWidthOrHeight,
-  };
+  return scaledTo(width, height, TARGET_LONG_SIDE, MIN_IMAGE_SIDE);
+}
+
+/** The size the metrics are measured at: long side METRICS_DECODE_LONG_SIDE at most. */
+export const metricsDecodeSize = (size: Size): Size =>
+  scaledTo(size.width, size.height, METRICS_DECODE_LONG_SIDE, 1);
+
+/**
+ * Scales so the long side is `long` (never up), rounding the short side but keeping it at least
+ * `minShort` (or the original's, if smaller): a very long image keeps more than `long`.
+ */
+function scaledTo(width: number, height: number, long: number, minShort: number): Size {
+  const longSide = Math.max(width, height);
+  const shortSide = Math.min(width, height);
+  let outLong = Math.min(longSide, long);
+  let outShort = Math.round((shortSide * outLong) / longSide);
+  const floor = Math.min(shortSide, minShort);
+  if (outShort < floor) {
+    outShort = floor;
+    outLong = Math.min(longSide, Math.round((longSide * floor) / shortSide));
+  }
+  return width >= height ? { width: outLong, height: outShort } : { width: outShort, height: outLong };
 }

@@ -13,6 +13,7 @@ import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { formatLongDate } from '../lib/format';
+import type { ImageMetrics } from '@/shared/image-metrics';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 import type { StoredFile } from '../lib/wizard-model';
 import { FilePreview } from './file-preview';
@@ -101,7 +102,7 @@ export function CaptureField({
   // The expiry date an expired document's MRZ states (YYYY-MM-DD), told with the refusal.
   const [expiredOn, setExpiredOn] = useState<string | null>(null);
   const [cameraState, setCameraState] = useState<CameraState>('closed');
-  const [shot, setShot] = useState<{ file: File; url: string } | null>(null);
+  const [shot, setShot] = useState<{ file: File; url: string; measured?: ImageMetrics } | null>(null);
   const [dragging, setDragging] = useState(false);
   // After a file is taken, focus goes to its preview, so that keyboard and screen-reader users
   // hear what happened and continue from there, not from the top of the page.
@@ -123,7 +124,7 @@ export function CaptureField({
     if (cameraState === 'tips' || cameraState === 'confirm') sheet.current?.querySelector('button')?.focus();
   }, [cameraState]);
 
-  async function take(chosen: File, fromCamera = false) {
+  async function take(chosen: File, fromCamera = false, measured?: ImageMetrics) {
     setBusy(true);
     setProblem(null);
     setExpiredOn(null);
@@ -174,6 +175,8 @@ export function CaptureField({
           ...(pdf417 ? { pdf417 } : {}),
           ...(mrz ? { mrz } : {}),
           ...(claim ? { claim } : {}),
+          // A camera shot was measured from the frame it was encoded from: not decoded again.
+          ...(measured ? { measured } : {}),
         });
         if (!result.ok) {
           if (result.reason === 'client.expiredDocument') setExpiredOn(result.expiryDate);
@@ -207,13 +210,13 @@ export function CaptureField({
     setCameraState(reason);
     fileInput.current?.focus();
   };
-  const onCaptured = (file: File) => {
+  const onCaptured = (file: File, measured?: ImageMetrics) => {
     if (camera === 'video') {
       setCameraState('closed');
       void take(file, true);
       return;
     }
-    setShot({ file, url: URL.createObjectURL(file) });
+    setShot({ file, url: URL.createObjectURL(file), ...(measured ? { measured } : {}) });
     setCameraState('confirm');
   };
   const closeCamera = () => {
@@ -291,7 +294,7 @@ export function CaptureField({
               type="button"
               onClick={() => {
                 setCameraState('closed');
-                void take(shot.file, true);
+                void take(shot.file, true, shot.measured);
               }}
             >
               {t('capture.usePhoto')}

@@ -44,6 +44,7 @@ describe('wizard strings', () => {
       'format',
       'session',
       'locked',
+      'storageFull',
       'unavailable',
       'network',
       'unknown',

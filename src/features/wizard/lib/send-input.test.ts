@@ -74,5 +74,6 @@ describe('classifyFailure', () => {
     expect(classifyFailure(409, error('input.locked', 'ValidationError'))).toBe('locked');
     expect(classifyFailure(502, error('502', 'SystemError'))).toBe('unavailable');
     expect(classifyFailure(503, error('503', 'SystemError'))).toBe('unavailable');
+    expect(classifyFailure(503, error('upstream.storageFull', 'SystemError'))).toBe('storageFull');
   });
 });

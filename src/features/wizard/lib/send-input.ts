@@ -72,7 +72,15 @@ export function sendInputs(
 
 /** The kind of request-level failure, each with its own screen. */
 export type RequestFailure =
-  'integration' | 'tooBig' | 'format' | 'session' | 'locked' | 'unavailable' | 'network' | 'unknown';
+  | 'integration'
+  | 'tooBig'
+  | 'format'
+  | 'session'
+  | 'locked'
+  | 'storageFull'
+  | 'unavailable'
+  | 'network'
+  | 'unknown';
 
 export function classifyFailure(status: number, error: BffError): RequestFailure {
   if (status === 0) return 'network';
@@ -81,6 +89,8 @@ export function classifyFailure(status: number, error: BffError): RequestFailure
   if (status === 401 || status === 403 || status === 404) return 'session';
   if (status === 409 || error.code === 'input.locked') return 'locked';
   if (status === 400 || error.type === 'IntegrationError') return 'integration';
+  // The service's disk is full: nothing was kept, and only time (not a retake) helps.
+  if (error.code === 'upstream.storageFull') return 'storageFull';
   if (status === 502 || status === 503 || status === 504) return 'unavailable';
   return 'unknown';
 }
