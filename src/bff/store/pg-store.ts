@@ -16,6 +16,7 @@ import {
 } from './rows';
 import type {
   BffStore,
+  InputSlotResult,
   HandoffGrant,
   NewEvent,
   PendingEvent,
@@ -289,8 +290,34 @@ export class PgStore implements BffStore {
     return row ? { summary: toSummary(row), data: row.data ?? null } : null;
   }
 
+  async recordInputResults(identity: string, results: Omit<InputSlotResult, 'at'>[], at: Date) {
+    if (!results.length) return;
+    // One statement: the verification is looked up and every slot upserted together.
+    await this.pool.query(
+      `INSERT INTO input_results (verification_id, slot, accepted, code, at)
+         SELECT v.id, r.slot, r.accepted, r.code, $5
+           FROM (SELECT id FROM verifications WHERE identity = $1 ORDER BY created_at DESC LIMIT 1) v,
+                unnest($2::text[], $3::boolean[], $4::text[]) AS r(slot, accepted, code)
+         ON CONFLICT (verification_id, slot) DO UPDATE SET accepted = excluded.accepted, code = excluded.code, at = excluded.at`,
+      [identity, results.map((r) => r.slot), results.map((r) => r.accepted), results.map((r) => r.code), at],
+    );
+  }
+
+  async inputResultsOf(verificationId: string): Promise<InputSlotResult[]> {
+    const { rows } = await this.pool.query<{
+      slot: string;
+      accepted: boolean;
+      code: string | null;
+      at: Date;
+    }>('SELECT slot, accepted, code, at FROM input_results WHERE verification_id = $1 ORDER BY at, slot', [
+      verificationId,
+    ]);
+    return rows.map((r) => ({ slot: r.slot, accepted: r.accepted, code: r.code, at: r.at.toISOString() }));
+  }
+
   async deleteVerification(id: string, mediaIds: string[]) {
     await this.transaction(async (client) => {
+      await client.query('DELETE FROM input_results WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM events WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM session_verifications WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM handoff_tokens WHERE verification_id = $1', [id]);
@@ -368,6 +395,10 @@ export class PgStore implements BffStore {
   async deleteOlderThan(cutoff: Date) {
     return this.transaction(async (client) => {
       let count = 0;
+      await client.query(
+        'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
+        [cutoff],
+      );
       for (const text of [
         'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
         'DELETE FROM verifications WHERE updated_at < $1',
