@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@/shared/error-codes';
 import type { FileFormat } from '@/shared/file-format';
 import type { BankStatement } from '@/shared/contract/verification';
+import type { DocumentPerson } from '@/shared/document-reading';
 
 /** A file of a send-input request, already streamed to disk and sniffed by the route. */
 export interface StoredFile {
@@ -12,17 +13,11 @@ export interface StoredFile {
   format: FileFormat;
 }
 
-/** The person a sample document shows, read from its `idv-person=` marker (wire contract §4, ext). */
-export interface Person {
-  fullName: string;
-  firstName?: string;
-  lastName?: string;
-  dateOfBirth?: string; // YYYY-MM-DD
-  documentNumber?: string;
-  expiryDate?: string; // YYYY-MM-DD
-  issueDate?: string;
-  nationality?: string;
-  sex?: string;
+/**
+ * The person a document shows: what an MRZ or barcode states (shared with the browser), plus what
+ * a sample's `idv-person=` marker may add (wire contract §4, ext).
+ */
+export interface Person extends DocumentPerson {
   address?: string;
   curp?: string;
   rfc?: string;
