@@ -185,6 +185,24 @@ function printFirstScreen(route: string, files: Awaited<ReturnType<typeof firstS
   );
 }
 
+/** The build's figure for the route (its budget's), and where the files it counts and those fetched differ. */
+function compareWithBuild(
+  weights: BundleWeights,
+  route: string,
+  fetched: Awaited<ReturnType<typeof firstScreenWeight>>,
+) {
+  const counted = weights.firstScreen(firstScreens[route]);
+  // The page (index.html, whatever its path) is left out of both.
+  const paths = new Set(fetched.map((f) => f.path.slice(1)));
+  const notCounted = fetched.filter((f) => f.path.startsWith('/assets/') && !counted.has(f.path.slice(1)));
+  const notFetched = [...counted].filter((file) => file !== 'index.html' && !paths.has(file));
+  console.log(
+    `  the build's budget counts ${kB(weights.total(counted).brotli)} for ${route}; ` +
+      `fetched but not counted: ${notCounted.map((f) => `${f.path} (${kB(f.sent)})`).join(', ') || 'none'}; ` +
+      `counted but not fetched: ${notFetched.join(', ') || 'none'}`,
+  );
+}
+
 async function main() {
   mkdirSync(work, { recursive: true });
   const dist = process.env.BENCH_DIST ?? `${work}/dist`;
@@ -221,7 +239,9 @@ async function main() {
       const context = await browser.newContext({
         extraHTTPHeaders: { 'accept-encoding': 'gzip, deflate, br' },
       });
-      printFirstScreen(route, await firstScreenWeight(await context.newPage(), url, shown));
+      const files = await firstScreenWeight(await context.newPage(), url, shown);
+      printFirstScreen(route, files);
+      if (weights) compareWithBuild(weights, route === '/' ? '/' : '/verify/:flowId', files);
       await context.close();
     }
     if (weights) printLazySteps(weights);
