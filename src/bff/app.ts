@@ -53,7 +53,9 @@ export const contentSecurityPolicy = {
     imgSrc: ["'self'", 'blob:', 'data:'],
     mediaSrc: ["'self'", 'blob:'],
     connectSrc: ["'self'"],
-    workerSrc: ["'self'", 'blob:'],
+    // Every worker is a file of our own (the photo worker, pdf.js's, tesseract's, loaded with
+    // workerBlobURL off); tfjs's wasm threads would need blob: but run only cross-origin isolated.
+    workerSrc: ["'self'"],
     fontSrc: ["'self'", 'data:'],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
