@@ -1,7 +1,7 @@
 // `npm run bench:client`: what the capture SPA costs a phone. Prints figures; asserts nothing.
 // 1. Builds the app and starts the product as `npm start` does (service + BFF), opens the first
-//    screens of / and /verify/<flowId> in Chromium and sums the bytes transferred until each is
-//    shown, beside what the same files weigh uncompressed (as the BFF sent them before it served
+//    screens of / and /verify/<flowId> in Chromium and sums the bytes of the requests started before
+//    each showed (timed in the page), beside what the same files weigh uncompressed (as the BFF sent them before it served
 //    the build's precompressed copies); then each lazily loaded step's transferred weight, from
 //    the build's chunk graph (src/build/first-screen-budget.ts).
 // 2. In the capture-checks test page (e2e/fixtures/capture-harness.html, the real check modules),
@@ -146,16 +146,23 @@ async function firstFlowId(url: string): Promise<string> {
 }
 
 /**
- * Every response the page needs until `shown` resolves (requests started before that moment, waited
- * for to the end): bytes on the wire (the body as sent, with its Content-Encoding) and uncompressed.
+ * Every response the page needs until it shows: requests started before the frame in which `shown`
+ * (run in the page at each animation frame) first holds, waited for to the end; bytes on the wire
+ * (the body as sent, with its Content-Encoding) and uncompressed. Timed in the page, since what the
+ * app fetches once the screen has painted (its idle preloads) may start before Playwright hears of it.
  */
-async function firstScreenWeight(page: Page, url: string, shown: (page: Page) => Promise<void>) {
+async function firstScreenWeight(page: Page, url: string, shown: { selector: string; text?: string }) {
   const requests: Request[] = [];
-  let done = false;
-  page.on('request', (request) => void (done || requests.push(request)));
+  page.on('request', (request) => void requests.push(request));
   await page.goto(url);
-  await shown(page);
-  done = true;
+  const moment = await page.waitForFunction(
+    ({ selector, text }) =>
+      [...document.querySelectorAll(selector)].some((e) => !text || e.textContent?.trim() === text) &&
+      performance.timeOrigin + performance.now(),
+    shown,
+    { polling: 'raf' },
+  );
+  const shownAt = Number(await moment.jsonValue());
   await page.waitForLoadState('networkidle');
   const files: { path: string; encoding: string; sent: number; raw: number }[] = [];
   for (const request of requests) {
@@ -163,6 +170,7 @@ async function firstScreenWeight(page: Page, url: string, shown: (page: Page) =>
     const path = new URL(request.url()).pathname;
     // The API's answers are data, not the app's code.
     if (!response || response.status() !== 200 || path.startsWith('/api/')) continue;
+    if (request.timing().startTime > shownAt) continue;
     const sizes = await request.sizes();
     const body = await response.body().catch(() => Buffer.alloc(0));
     const encoding = (await response.headerValue('content-encoding')) ?? 'none';
@@ -227,12 +235,12 @@ async function main() {
     // A phone's browser over HTTPS asks for brotli; Chromium asks for it on http://127.0.0.1 only
     // if told, so the header is set as a phone would send it.
     for (const [route, url, shown] of [
-      ['/', `${product.url}/`, (p: Page) => p.getByRole('main').getByRole('link').first().waitFor()],
+      ['/', `${product.url}/`, { selector: 'main a[href]' }],
       [
         `/verify/${flowId}`,
         `${product.url}/verify/${encodeURIComponent(flowId)}`,
         // The welcome screen (the data notice to agree to) is what opens.
-        (p: Page) => p.getByRole('button', { name: 'Agree and start', exact: true }).waitFor(),
+        { selector: 'button', text: 'Agree and start' },
       ],
     ] as const) {
       // A fresh context each: nothing cached.
