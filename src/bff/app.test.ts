@@ -54,7 +54,7 @@ describe('the BFF on its own', () => {
       "img-src 'self' blob: data:",
       "media-src 'self' blob:",
       "connect-src 'self'",
-      "worker-src 'self'",
+      "worker-src 'self' blob:",
       "frame-ancestors 'none'",
     ]) {
       expect(csp).toContain(directive);

@@ -53,9 +53,9 @@ export const contentSecurityPolicy = {
     imgSrc: ["'self'", 'blob:', 'data:'],
     mediaSrc: ["'self'", 'blob:'],
     connectSrc: ["'self'"],
-    // Every worker is a file of our own (the photo worker, pdf.js's, tesseract's, loaded with
-    // workerBlobURL off); tfjs's wasm threads would need blob: but run only cross-origin isolated.
-    workerSrc: ["'self'"],
+    // blob: for heic-to (HEIC photos converted in the browser): it starts libheif's worker from a
+    // blob. The other workers (photo, pdf.js, tesseract) are files of the app.
+    workerSrc: ["'self'", 'blob:'],
     fontSrc: ["'self'", 'data:'],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
