@@ -53,6 +53,8 @@ export const contentSecurityPolicy = {
     imgSrc: ["'self'", 'blob:', 'data:'],
     mediaSrc: ["'self'", 'blob:'],
     connectSrc: ["'self'"],
+    // blob: for heic-to (HEIC photos converted in the browser): it starts libheif's worker from a
+    // blob. The other workers (photo, pdf.js, tesseract) are files of the app.
     workerSrc: ["'self'", 'blob:'],
     fontSrc: ["'self'", 'data:'],
     objectSrc: ["'none'"],

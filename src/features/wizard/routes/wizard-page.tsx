@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { lazyScreen } from '@/lib/lazy-screen';
+import { useScreenSettled } from '@/lib/use-screen-settled';
 import { Link } from '@/lib/link';
 import '../lib/translations';
 import '../components/wizard.css';
@@ -16,8 +17,9 @@ import { flowName, localizeSteps } from '../lib/flow-texts';
 import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
 import { previousPosition } from '../lib/wizard-position';
 
-// Each screen's code loads when the screen is shown: the first screen carries only its own step,
-// and the others are fetched once it shows (so that moving on never waits).
+// Each screen's code loads when the screen is shown: the first screen (the welcome) carries none,
+// and the others are fetched once it has shown and the page is idle (so that moving on never waits,
+// and they do not compete with the first screen on a slow link).
 const DocumentStep = lazyScreen(() => import('../components/document-step').then((m) => m.DocumentStep));
 const BiometricStep = lazyScreen(() => import('../components/biometric-step').then((m) => m.BiometricStep));
 const CustomDocumentStep = lazyScreen(() =>
@@ -30,7 +32,7 @@ const FailuresScreen = lazyScreen(() =>
   import('../components/failures-screen').then((m) => m.FailuresScreen),
 );
 const DoneScreen = lazyScreen(() => import('../components/done-screen').then((m) => m.DoneScreen));
-// The phone handoff (and its QR code) is not needed to start: it comes after the first screen.
+// The phone handoff (and its QR code) is not needed to start: it shows once the first screen has.
 const HandoffCard = lazyScreen(() => import('../components/handoff-card').then((m) => m.HandoffCard));
 const stepScreens = {
   document: DocumentStep,
@@ -40,16 +42,14 @@ const stepScreens = {
   bank: BankStep,
 } satisfies Record<WizardStep['kind'], { preload(): Promise<void> }>;
 
-/** Once a screen shows (its code has loaded): the flow's other screens, ready before they are needed. */
-function usePreloadScreens(steps: WizardStep[]) {
+/** Once the first screen has settled: the flow's other screens, ready before they are needed. */
+function usePreloadScreens(steps: WizardStep[], settled: boolean) {
   const kinds = [...new Set(steps.map((s) => s.kind))].join(' ');
   useEffect(() => {
-    const timer = setTimeout(() => {
-      for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
-      for (const screen of [ReviewScreen, FailuresScreen, DoneScreen, HandoffCard]) void screen.preload();
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [kinds]);
+    if (!settled || !kinds) return;
+    for (const kind of kinds.split(' ')) void stepScreens[kind as WizardStep['kind']].preload();
+    for (const screen of [ReviewScreen, FailuresScreen, DoneScreen, HandoffCard]) void screen.preload();
+  }, [kinds, settled]);
 }
 
 function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardStep[]; state: WizardState }) {
@@ -122,7 +122,8 @@ export default function WizardPage({ flowId }: { flowId: string }) {
   const screenKey = ready ? `${ready.state.screen}-${ready.state.stepIndex}` : load.phase;
   // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
   const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
-  usePreloadScreens(steps);
+  const settled = useScreenSettled(!!ready);
+  usePreloadScreens(steps, settled);
 
   useEffect(() => {
     document.title = `${t('title')} · IDV Capture`;
@@ -221,12 +222,15 @@ export default function WizardPage({ flowId }: { flowId: string }) {
         {state.screen === 'steps' && !phoneActive && (
           <StepScreen wizard={wizard} steps={steps} state={state} />
         )}
-        {(state.screen === 'welcome' || state.screen === 'steps') && !state.retake && (
-          <HandoffPanel
-            verificationId={state.verification.verificationId}
-            onFinished={phoneFinished}
-            onClaimed={setPhoneActive}
-          />
+        {settled && (state.screen === 'welcome' || state.screen === 'steps') && !state.retake && (
+          // Its own boundary: the screen above stays while the card's code arrives.
+          <Suspense fallback={null}>
+            <HandoffPanel
+              verificationId={state.verification.verificationId}
+              onFinished={phoneFinished}
+              onClaimed={setPhoneActive}
+            />
+          </Suspense>
         )}
         {state.screen === 'review' && (
           <ReviewScreen
