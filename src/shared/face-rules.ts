@@ -91,19 +91,21 @@ export function humanConfig(options: { modelBasePath: string; wasmPath: string; 
  * - selfie: everything. The iris model is what makes eye openness usable: without it, facemesh
  *   alone measured 0.24–0.37 for open eyes and 0.30 for closed ones (with it 0.53–0.62 and 0.28).
  *   Facemesh also drops false detections: the detector alone kept a 0.21 box on the no-face selfie.
- * - portrait (a document's front): detector and descriptor. On the samples, the detector-only
- *   crop gave descriptors 0.866–0.871 similar to the same face's selfie (with facemesh 0.869–0.874)
- *   and 0.581–0.591 to another face (0.571–0.591); the no-face document still has no face that
- *   counts (its boxes are 32–35 px). About half the time of the full pipeline.
+ * - portrait (a document's front): facemesh and descriptor, no iris (no eye rule on documents). The
+ *   detector alone would do for the descriptor (0.866–0.871 to the same face's selfie, 0.581–0.591 to
+ *   another), but without facemesh's confidence the text boxes the detector finds on cards stay in
+ *   (three on ar-national-id-front.jpg), and the descriptor is computed for each: the portrait took
+ *   311–321 ms in `bench:checks` against 163 ms with facemesh.
  * - frame (a liveness video's frame): facemesh for the face count (as the selfie), no iris and no
  *   descriptor: only the chosen frame's descriptor is kept, so that frame is read again as a portrait.
- * The descriptor is most of the cost: on one core, detector alone ~55 ms a face, with facemesh and
- * iris ~80 ms, with the descriptor ~215 ms, all four ~370 ms (minimum of 9 runs, gb-passport.jpg).
+ * The descriptor is most of the cost: on one core, detector alone ~55 ms a face, detector + facemesh
+ * + iris ~80 ms, detector + descriptor ~215 ms, all four ~370 ms (minimum of 9 runs, gb-passport.jpg,
+ * load average ~13 on 2 cores).
  */
 export type FaceUse = 'selfie' | 'portrait' | 'frame';
 export const FACE_USE_MODELS: Record<FaceUse, { mesh: boolean; iris: boolean; descriptor: boolean }> = {
   selfie: { mesh: true, iris: true, descriptor: true },
-  portrait: { mesh: false, iris: false, descriptor: true },
+  portrait: { mesh: true, iris: false, descriptor: true },
   frame: { mesh: true, iris: false, descriptor: false },
 };
 
