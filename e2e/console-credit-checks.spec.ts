@@ -73,5 +73,6 @@ test('without the event stream, a pending credit check is polled until its resul
   const result = page.getByRole('region', { name: 'Latest Brazilian credit check' });
   await expect(result.getByRole('heading', { name: 'Brazil: CPF 52998224725' })).toBeVisible();
   await expect(result.getByText('Completed', { exact: true })).toBeVisible();
-  await expect(ConsolePage.definition(result, 'Score')).toHaveText(/^\d+$/);
+  // On its scale: the bureau's scores run 300–900.
+  await expect(ConsolePage.definition(result, 'Score')).toHaveText(/^\d+ \/ 900$/);
 });

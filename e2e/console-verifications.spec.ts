@@ -195,6 +195,11 @@ test('a demo started from the console shows up live and reads well', async ({ pa
       fullPage: true,
     });
   }
+  // At 1280 px the steps span the page as the documents do: no empty column beside them.
+  const stepsBox = (await steps.boundingBox())!;
+  const documentsBox = (await page.getByRole('region', { name: 'Documents' }).boundingBox())!;
+  expect(Math.round(stepsBox.width)).toBe(Math.round(documentsBox.width));
+  expect(stepsBox.x).toBe(documentsBox.x);
 
   await page.getByText('Raw JSON').click();
   await expect(page.getByRole('group').filter({ hasText: 'Raw JSON' })).toContainText(verificationId);
@@ -269,7 +274,7 @@ test('a pending verification: each input and why it waits, the form answers, in 
   await expect(row('Identity document: National ID card')).toContainText('Waiting for the back side.');
   await expect(row('Selfie video')).toContainText('Refused');
   await expect(row('Selfie video')).toContainText(
-    'No face could be seen in the video. Waiting for the person to take it again.',
+    'No face in the video. Waiting for the person to take it again.',
   );
   await expect(row('Document: Proof of address')).toContainText('The person has not sent it yet.');
   await expect(row('Form answers')).toContainText('Received');
@@ -289,6 +294,6 @@ test('a pending verification: each input and why it waits, the form answers, in 
   const entradas = page.getByRole('table', { name: 'Cada entrada de la verificación y su estado' });
   await expect(entradas).toContainText('Esperando que la persona lo vuelva a tomar.');
   await expect(entradas).toContainText('Esperando el reverso.');
-  await expect(entradas).toContainText('No se ve ninguna cara en el video.');
+  await expect(entradas).toContainText('Ningún rostro en el video.');
   await staff.expectFitsNarrowScreens();
 });

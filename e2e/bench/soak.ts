@@ -4,12 +4,13 @@
 // the service wrote reached the BFF exactly once, health recovered; resident memory of each process.
 // Environment: SOAK_SECONDS (60), SOAK_UPLOADERS (20), SOAK_SMALL (200).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { freePort } from '../fixtures/free-port';
 import { noisePhoto } from '../fixtures/noise-photo';
+import { sample } from '../fixtures/samples';
 import { startNode, sleep, stopNode, waitForHttp } from './lib/node-process';
 import { rssKb, rssPeakSampler } from './lib/proc-stats';
 
@@ -59,6 +60,8 @@ const bffPeak = rssPeakSampler(bff.pid!, 100);
 let servicePeakKb = 0;
 
 const photo = await noisePhoto(2900, 2100, { quality: 85, seed: 7 });
+const passport = readFileSync(sample('gb-passport.jpg').path);
+const selfie = readFileSync(sample('selfie.jpg').path);
 const started = Date.now();
 const elapsed = () => (Date.now() - started) / 1000;
 const counts = { uploads: 0, uploadErrors: 0, small: 0, smallErrors: 0 };
@@ -82,6 +85,9 @@ async function uploader() {
   while (elapsed() < SECONDS) {
     try {
       const v = await createVerification();
+      // The whole flow in one send-input, so that each upload is accepted, stored and processed
+      // (webhook events follow): the passport and the selfie are samples the checks pass, the
+      // proof of residency is the 4 MB photo.
       const form = new FormData();
       form.append(
         'inputs',
@@ -91,9 +97,17 @@ async function uploader() {
             group: 0,
             data: { type: 'passport', country: 'GB', page: 'front', filename: 'passport.jpg' },
           },
+          {
+            inputType: 'document-photo',
+            group: 1,
+            data: { type: 'proof-of-residency', country: 'GB', page: 'front', filename: 'residency.jpg' },
+          },
+          { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
         ]),
       );
-      form.append('document', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'passport.jpg');
+      form.append('document', new Blob([new Uint8Array(passport)], { type: 'image/jpeg' }), 'passport.jpg');
+      form.append('document', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'residency.jpg');
+      form.append('selfie', new Blob([new Uint8Array(selfie)], { type: 'image/jpeg' }), 'selfie.jpg');
       const response = await fetch(`${bffUrl}/api/identities/${v.identity}/send-input`, {
         method: 'POST',
         headers: { cookie: v.cookie },
@@ -104,7 +118,9 @@ async function uploader() {
       if (response.status === 201) counts.uploads++;
       else counts.uploadErrors++;
     } catch {
+      // No answer at all (or no verification created): the service is down.
       counts.uploadErrors++;
+      statuses.set(0, (statuses.get(0) ?? 0) + 1);
       await sleep(200);
     }
   }
@@ -185,7 +201,7 @@ const end = { service: servicePeak.stop(), bff: bffPeak.stop() };
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 console.log(`
-uploads answered 201: ${counts.uploads}; other answers or failures: ${counts.uploadErrors}; statuses ${JSON.stringify(Object.fromEntries(statuses))}
+uploads answered 201: ${counts.uploads}; other answers or failures: ${counts.uploadErrors}; statuses (0: no answer) ${JSON.stringify(Object.fromEntries(statuses))}
 small requests: ${counts.small}; 5xx or failed (health excluded): ${counts.smallErrors}
 media files ${files.length}, records ${records.size}: files without a record ${filesWithoutRecord.length}, records without a file ${recordsWithoutFile.length}
 webhook events written by the service ${outbox.length}, undelivered ${undelivered}; received by the BFF ${receivedHashes.length}: missing ${missing}, more than once ${twice}
@@ -193,7 +209,10 @@ health after the run: ${health}
 RSS service: idle ${mb(idle.service)}, peak before the kill ${mb(servicePeakKb)}, peak after the restart ${mb(end.service)}, now ${mb(rssKb(service.pid!))}
 RSS BFF: idle ${mb(idle.bff)}, peak ${mb(end.bff)}, now ${mb(rssKb(bff.pid!))}`);
 
+// With nothing stored or sent, the checks above would pass on nothing.
 const ok =
+  records.size > 0 &&
+  outbox.length > 0 &&
   filesWithoutRecord.length === 0 &&
   recordsWithoutFile.length === 0 &&
   missing === 0 &&

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pacedForm } from '../../e2e/fixtures/send-input-form';
+import { passportPhoto } from '../../e2e/fixtures/face-photo';
+import { pacedForm, sendInputForm } from '../../e2e/fixtures/send-input-form';
 import {
   bffErrorSchema,
   createdVerificationSchema,
@@ -131,6 +132,49 @@ describe('capture API through the BFF', () => {
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     // The capture session's cookie does not open staff media.
     expect((await browser.fetch(photo)).status).toBe(401);
+  });
+
+  it("keeps each input's answer: staff see why a refused input waits (hosted API shapes)", async () => {
+    const browser = new Browser(stack.bffUrl);
+    const created = await createVerification(browser);
+    const passport = (bytes: Buffer) =>
+      sendInputForm(
+        [
+          {
+            inputType: 'document-photo',
+            group: 0,
+            data: { type: 'passport', country: 'AR', page: 'front', filename: 'passport.jpg' },
+          },
+        ],
+        [{ field: 'document', name: 'passport.jpg', bytes }],
+      );
+    const send = async (bytes: Buffer) => {
+      const res = await browser.fetch(bffPaths.sendInput(created.identity), {
+        method: 'POST',
+        body: await passport(bytes),
+      });
+      expect(res.status).toBe(201);
+      return sendInputResponseSchema.parse(await res.json())[0];
+    };
+    const refused = await send(await makeImage(3, 200, 140));
+    expect(refused).toMatchObject({ result: false, error: { code: 'documentPhoto.smallImageSize' } });
+
+    const staff = new Browser(stack.bffUrl);
+    expect((await staff.post(bffPaths.staffLogin, { password: secrets.STAFF_PASSWORD })).status).toBe(200);
+    const inputsNow = async () =>
+      staffVerificationDetailSchema.parse(
+        await (await staff.fetch(bffPaths.staffVerification(created.verificationId))).json(),
+      ).inputs;
+    // The service runs with SERVICE_EXTENSIONS=off: its input list has no code; the BFF's record does.
+    expect((await inputsNow())[0]).toEqual({
+      input: 'document-photo',
+      group: 0,
+      state: 'refused',
+      code: 'documentPhoto.smallImageSize',
+    });
+    // A retake that passes replaces the refusal.
+    expect((await send(await passportPhoto('ARG'))).result).toBe(true);
+    expect((await inputsNow())[0]).toMatchObject({ input: 'document-photo', group: 0, state: 'received' });
   });
 
   it("refuses another session's identity and verification (IDOR)", async () => {

@@ -7,12 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bffErrorSchema } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
+import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
 import { SqliteStore } from './store/sqlite-store';
 import { secrets, toBlob } from './testing/harness';
 
-// A service that issues tokens but never answers a send-input: the BFF gives up in time, clearly.
+// A service that issues tokens but never answers a send-input (the BFF gives up in time, clearly),
+// except for one identity, whose answer comes in chunks.
 let hung: http.Server;
 let app: FastifyInstance;
 let store: SqliteStore;
@@ -30,6 +32,18 @@ beforeAll(async () => {
           payload: { user: { _id: 'u', firstName: 'A', lastName: 'B' } },
         }),
       );
+      return;
+    }
+    // An answer in chunks (no Content-Length), as a proxy in front of the hosted API may send it.
+    if (req.url === '/v2/identities/i-chunked/send-input') {
+      req.resume();
+      req.once('end', () => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.write('[{"result":false,"data":{"filename":"s.jpg"},');
+        res.end(
+          '"error":{"type":"ValidationError","code":"selfiePhoto.closedEyes","message":"eyes closed"}}]',
+        );
+      });
       return;
     }
     req.resume();
@@ -54,6 +68,37 @@ afterAll(async () => {
   await app?.close();
   await new Promise((resolve) => hung.close(resolve));
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a service answering in chunks', () => {
+  it("passes the answer on whole and keeps each input's result", async () => {
+    await store.bindVerification('session-c', {
+      verificationId: 'v-c',
+      identity: 'i-chunked',
+      flowId: 'global-passport',
+      flowName: null,
+    });
+    const form = new FormData();
+    form.append('inputs', '[{"inputType":"selfie-photo","data":{"type":"selfie-photo","filename":"s.jpg"}}]');
+    form.append(
+      'selfie',
+      toBlob(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000)])),
+      's.jpg',
+    );
+    const res = await fetch(`${url}${bffPaths.sendInput('i-chunked')}`, {
+      method: 'POST',
+      headers: { cookie: `idv_session=${app.signCookie('session-c')}` },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    expect(sendInputResponseSchema.parse(await res.json())[0]).toMatchObject({
+      result: false,
+      error: { code: 'selfiePhoto.closedEyes' },
+    });
+    expect(await store.inputResultsOf('v-c')).toMatchObject([
+      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.closedEyes' },
+    ]);
+  });
 });
 
 describe('a hung service', () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { migrate } from '@/server-shared/pg-migrate';
 import type { Db } from './db';
 import { bodyNaming, type DeliveryQueue, type FailedRow, type Outcome, type OutboxRow } from './outbox';
 
@@ -21,37 +22,10 @@ const migrations = [
   `,
 ];
 
-/** Runs the migrations not applied yet; an advisory lock makes processes that start together take turns. */
-async function migrate(pool: pg.Pool) {
+async function migrateOn(pool: pg.Pool) {
   const client = await pool.connect();
   try {
-    await client.query("SELECT pg_advisory_lock(hashtext('idv-service-migrations'))");
-    try {
-      // A schema named by the connection's search_path (options=-c search_path=name) is created.
-      const { rows } = await client.query<{ path: string }>("SELECT current_setting('search_path') AS path");
-      const first = rows[0].path.split(',')[0].trim().replace(/^"|"$/g, '');
-      if (first && first !== '$user' && first !== 'public')
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(first)}`);
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS service_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
-      );
-      const applied = await client.query<{ version: number | null }>(
-        'SELECT max(version) AS version FROM service_migrations',
-      );
-      for (let v = applied.rows[0].version ?? 0; v < migrations.length; v++) {
-        await client.query('BEGIN');
-        try {
-          await client.query(migrations[v]);
-          await client.query('INSERT INTO service_migrations (version) VALUES ($1)', [v + 1]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-      }
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('idv-service-migrations'))");
-    }
+    await migrate(client, migrations, 'service_migrations', 'idv-service-migrations');
   } finally {
     client.release();
   }
@@ -90,7 +64,7 @@ export class PgDeliveryQueue implements DeliveryQueue {
   }
 
   private migrated() {
-    this.ready ??= migrate(this.pool).catch((error: unknown) => {
+    this.ready ??= migrateOn(this.pool).catch((error: unknown) => {
       this.ready = null;
       throw error;
     });

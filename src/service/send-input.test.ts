@@ -127,6 +127,14 @@ describe('send-input answers per descriptor', () => {
       'documentPhoto.smallImageSize',
       'documentPhoto.FirstInputNotProcessed',
     ]);
+    // (ext) The input list names the refusal, with the extensions on (the default).
+    const refused = (await getVerification(svc, v.id)) as unknown as {
+      inputs: { id: string; status: number; errorCode?: string }[];
+    };
+    expect(refused.inputs.find((i) => i.id === 'document-photo')).toMatchObject({
+      status: 100,
+      errorCode: 'documentPhoto.smallImageSize',
+    });
     const later = await sendInput(
       svc,
       v.identity,

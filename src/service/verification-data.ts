@@ -389,7 +389,7 @@ export function verificationView(
   const plan = ctx.plans.get(v.flow_id)!;
   const result = v.result ? (JSON.parse(v.result) as ProcessingResult) : null;
   const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
-  const inputList = inputsView(plan, inputs);
+  const inputList = inputsView(plan, inputs, ctx.config.extensions);
   const base = {
     id: v.id,
     expired: v.expired === 1,
@@ -471,11 +471,11 @@ export function deviceFingerprintOf(v: VerificationRow): DeviceFingerprint {
 
 /**
  * The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted);
- * `connection-data` (the device's address and agent) is in from the creation on.
+ * `connection-data` (the device's address and agent) is in from the creation on. A failed
+ * input's `errorCode` is ours (wire contract §6, ext): only with the extensions on.
  */
-const errorOf = (row: InputRow) => (row.error_code ? { errorCode: row.error_code } : {});
-
-export function inputsView(plan: FlowPlan, inputs: InputRow[]): FlowInput[] {
+export function inputsView(plan: FlowPlan, inputs: InputRow[], extensions = false): FlowInput[] {
+  const errorOf = (row: InputRow) => (extensions && row.error_code ? { errorCode: row.error_code } : {});
   const bySlot = new Map(inputs.map((i) => [i.slot, i]));
   const statusOf = (slot: string) => {
     const row = bySlot.get(slot);

@@ -94,4 +94,35 @@ describe('inputStatesOf', () => {
     ]);
     expect(inputStatesOf(base('pending', {}), [])).toEqual([]);
   });
+
+  it("names a refusal from the BFF's send-input records first, the service's errorCode only without one", () => {
+    const data = base('pending', {
+      ...({
+        inputs: [
+          { id: 'document-photo', group: 0, status: 100 },
+          { id: 'selfie-photo', status: 100, errorCode: 'selfiePhoto.sunGlasses' },
+          { id: 'custom-fields', status: 0 },
+        ],
+      } as object),
+    });
+    const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`;
+    const results = [
+      // The back was refused after the front passed: the document waits for the back.
+      { slot: 'document-photo:0:front', accepted: true, code: null, at: at(1) },
+      { slot: 'document-photo:0:back', accepted: false, code: 'documentPhoto.similarImages', at: at(2) },
+      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.closedEyes', at: at(3) },
+      // A service that lists a refused input as missing (0): the record says it waits.
+      { slot: 'custom-fields', accepted: false, code: 'customFields.invalidValue', at: at(4) },
+    ];
+    expect(inputStatesOf(data, [], results)).toEqual([
+      { input: 'document-photo', group: 0, state: 'refused', code: 'documentPhoto.similarImages' },
+      { input: 'selfie-photo', state: 'refused', code: 'selfiePhoto.closedEyes' },
+      { input: 'custom-fields', state: 'refused', code: 'customFields.invalidValue' },
+    ]);
+    expect(inputStatesOf(data, []).map((i) => i.code)).toEqual([
+      undefined,
+      'selfiePhoto.sunGlasses',
+      undefined,
+    ]);
+  });
 });

@@ -1,21 +1,45 @@
 import { z } from 'zod';
 import type { InputState, StoredEvent } from '@/shared/contract/bff-api';
+import type { InputDescriptor } from '@/shared/contract/send-input';
 import { flowInputSchema } from '@/shared/contract/service-api';
 import type { Step, VerificationData } from '@/shared/contract/verification';
 import { documentSides } from '@/shared/document-sides';
 import type { DocumentType } from '@/shared/flow';
+import type { InputSlotResult } from '../store/store';
 
 const inputListSchema = z.array(flowInputSchema);
 const documentTypes = new Set<string>(['passport', 'national-id', 'driving-license', 'proof-of-residency']);
+
+/** The slot a descriptor fills: its input type, with its group and page where it has them. */
+export function inputSlotOf(descriptor: InputDescriptor): string {
+  if (descriptor.inputType === 'document-photo' || descriptor.inputType === 'custom-document-photo')
+    return `${descriptor.inputType}:${descriptor.group}:${descriptor.data.page}`;
+  return descriptor.inputType;
+}
+
+/** The newest of an input's slot results (a document's pages are slots of one input). */
+function latestResultOf(results: InputSlotResult[], id: string, group: number | undefined) {
+  const prefix = group === undefined ? null : `${id}:${group}:`;
+  const own = results.filter((r) => (prefix ? r.slot.startsWith(prefix) : r.slot === id));
+  // A refusal of either page keeps the document waiting, whichever page was answered last.
+  const refused = own.filter((r) => !r.accepted);
+  const pick = refused.length ? refused : own;
+  return pick.reduce<InputSlotResult | undefined>((a, b) => (!a || b.at >= a.at ? b : a), undefined);
+}
 
 const firstError = (steps: Step[]) => steps.find((step) => step.error)?.error?.code;
 
 /**
  * Each input of a verification with where it stands and why (InputState), from what the BFF has:
- * the service's data (its input list, documents and steps) and the events it received. Data
- * without an input list (a service that gives none) gives none.
+ * the service's data (its input list, documents and steps), the events it received and the
+ * send-input answers it passed on (`results`: why a refused input waits; the hosted API's input
+ * list carries no code). Data without an input list (a service that gives none) gives none.
  */
-export function inputStatesOf(data: VerificationData | null, events: StoredEvent[]): InputState[] {
+export function inputStatesOf(
+  data: VerificationData | null,
+  events: StoredEvent[],
+  results: InputSlotResult[] = [],
+): InputState[] {
   if (!data) return [];
   const parsed = inputListSchema.safeParse((data as { inputs?: unknown }).inputs);
   if (!parsed.success) return [];
@@ -36,8 +60,12 @@ export function inputStatesOf(data: VerificationData | null, events: StoredEvent
       ...(input.group !== undefined ? { group: input.group } : {}),
       ...(document?.type ? { documentType: document.type } : {}),
     };
-    if (input.status === 100)
-      return { ...base, state: 'refused', ...(input.errorCode ? { code: input.errorCode } : {}) };
+    const latest = latestResultOf(results, input.id, input.group);
+    // A missing input whose last answer was a refusal is waiting for its retake too.
+    if (input.status === 100 || (input.status === 0 && latest && !latest.accepted)) {
+      const code = (latest && !latest.accepted ? latest.code : null) ?? input.errorCode;
+      return { ...base, state: 'refused', ...(code ? { code } : {}) };
+    }
     if (input.status === 0) return { ...base, state: 'notSent' };
     if (status === 'pending') {
       if (input.id === 'document-photo' && document && document.photos.length === 1) {

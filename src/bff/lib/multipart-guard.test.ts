@@ -44,10 +44,25 @@ async function run(body: Buffer | Iterable<Buffer>, contentType: string, chunkSi
   } catch (e) {
     error = e;
   }
-  return { out: Buffer.concat(out), error: error as BffHttpError | null };
+  return { out: Buffer.concat(out), error: error as BffHttpError | null, guard };
 }
 
 describe('MultipartGuard', () => {
+  it('keeps the inputs field as sent, whatever the chunking, and nothing of the files', async () => {
+    const inputs = JSON.stringify([{ inputType: 'selfie-photo', data: { filename: 'sé.jpg' } }]);
+    const { body, contentType } = await formBody([
+      { name: 'inputs', data: inputs },
+      { name: 'selfie', filename: 'sé.jpg', data: await makeImage(1, 64, 64) },
+    ]);
+    for (const chunkSize of [1, 7, 64 * 1024]) {
+      const { error, guard } = await run(body, contentType, chunkSize);
+      expect(error).toBeNull();
+      expect(guard.inputsField).toBe(inputs);
+    }
+    const noInputs = await formBody([{ name: 'other', data: 'x' }]);
+    expect((await run(noInputs.body, noInputs.contentType, 16)).guard.inputsField).toBeNull();
+  });
+
   it('passes a valid form through byte for byte, whatever the chunking', async () => {
     const jpeg = await makeImage(1, 640, 640);
     const { body, contentType } = await formBody([

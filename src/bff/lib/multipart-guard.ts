@@ -5,6 +5,8 @@ import { BffHttpError, bodyTooLarge } from '../errors';
 import { streamed } from './upload-gc';
 
 const SNIFF_BYTES = 1024;
+// The descriptors' JSON (at most 32, custom fields included): kept to pair with the answer's results.
+const MAX_INPUTS_FIELD_BYTES = 256 * 1024;
 const MAX_PART_HEADER_BYTES = 16 * 1024;
 // Four socket reads; the most a guarded upload holds in this stage is twice that (both sides).
 const STREAM_HIGH_WATER_MARK = 256 * 1024;
@@ -40,6 +42,8 @@ export const guardErrors = {
 interface Part {
   field: string;
   checked: FileField | null;
+  /** The `inputs` text field, kept (it is small) so that the answer's results can be paired with it. */
+  keep: boolean;
   bytes: number;
   sniff: Buffer[];
   sniffed: number;
@@ -60,12 +64,20 @@ export class MultipartGuard extends Transform {
   private state: 'content' | 'after-delimiter' | 'headers' | 'epilogue' = 'content';
   private part: Part | null = null;
   private files = 0;
+  private inputsChunks: Buffer[] = [];
+  private inputsBytes = 0;
 
   constructor(boundary: string) {
     // A socket read is up to 64 KB: with the default 16 KB mark every chunk would make the
     // request pause and resume (a readStop/readStart per chunk). A few chunks of room keep it flowing.
     super({ highWaterMark: STREAM_HIGH_WATER_MARK });
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
+  }
+
+  /** The `inputs` field's text as sent (null without one, or past 256 KB). */
+  get inputsField(): string | null {
+    if (!this.inputsChunks.length || this.inputsBytes > MAX_INPUTS_FIELD_BYTES) return null;
+    return Buffer.concat(this.inputsChunks).toString('utf8');
   }
 
   /** The boundary of a multipart/form-data content type, or null. */
@@ -162,11 +174,16 @@ export class MultipartGuard extends Transform {
     const isFile = /\bfilename\*?=/i.test(disposition);
     const checked = isFile && field in allowedFormats ? (field as FileField) : null;
     if (checked && ++this.files > MAX_FILES_PER_REQUEST) throw guardErrors.tooManyFiles();
-    this.part = { field, checked, bytes: 0, sniff: [], sniffed: 0 };
+    const keep = !isFile && field === 'inputs' && this.inputsChunks.length === 0;
+    this.part = { field, checked, keep, bytes: 0, sniff: [], sniffed: 0 };
   }
 
   private account(bytes: Buffer) {
     const part = this.part;
+    if (part?.keep && bytes.length && this.inputsBytes <= MAX_INPUTS_FIELD_BYTES) {
+      this.inputsBytes += bytes.length;
+      if (this.inputsBytes <= MAX_INPUTS_FIELD_BYTES) this.inputsChunks.push(Buffer.from(bytes));
+    }
     if (!part?.checked || bytes.length === 0) return;
     part.bytes += bytes.length;
     if (part.bytes > MAX_FILE_BYTES) throw guardErrors.fileTooLarge(part.field);

@@ -1,10 +1,12 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { drainBody } from '@/server-shared/drain-body';
+import { inputsFieldSchema, sendInputResponseSchema } from '@/shared/contract/send-input';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 import type { BffDeps } from '../deps';
 import { BffHttpError, bodyTooLarge, forbidden } from '../errors';
+import { inputSlotOf } from '../lib/input-states';
 import { MultipartGuard } from '../lib/multipart-guard';
 import { captureSessionId } from '../lib/sessions';
 import { envelopeOf, isConnectFailure } from '../upstream/upstream-client';
@@ -30,6 +32,29 @@ function readWhole(stream: Readable): Promise<Buffer> {
   });
 }
 
+const ANSWER_KEPT_BYTES = 1024 * 1024;
+
+/** A body read whole if it is at most `limit` bytes; else a stream of it again, what was read first. */
+async function readUpTo(body: Readable, limit: number): Promise<Buffer | Readable> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    chunks.push(next.value);
+    bytes += next.value.length;
+    if (bytes > limit) {
+      return Readable.from(
+        (async function* () {
+          yield* chunks;
+          for (let n = await iterator.next(); !n.done; n = await iterator.next()) yield n.value;
+        })(),
+      );
+    }
+  }
+}
+
 const tokenExpired = () =>
   new BffHttpError(503, {
     code: 'upstream.tokenExpired',
@@ -51,6 +76,41 @@ function timedOut(error: unknown): boolean {
 
 export function identityRoutes(app: FastifyInstance, { upstream, store, config }: BffDeps) {
   const owned = new Set<string>();
+
+  /**
+   * Keeps the service's answer for each descriptor sent (by slot), so that staff see why a refused
+   * input waits: the hosted API's verification data says that an input failed, not why. The
+   * answer goes to the browser whatever happens here.
+   */
+  const recordResults = async (
+    request: FastifyRequest,
+    identity: string,
+    inputsField: string | null,
+    answer: Buffer,
+  ) => {
+    try {
+      const descriptors = inputsField === null ? null : inputsFieldSchema.safeParse(JSON.parse(inputsField));
+      const results = sendInputResponseSchema.safeParse(JSON.parse(answer.toString('utf8')));
+      if (!descriptors?.success || !results.success || descriptors.data.length !== results.data.length) {
+        request.log.warn('send-input: answer not paired with its descriptors; input results not kept');
+        return;
+      }
+      await store.recordInputResults(
+        identity,
+        descriptors.data.map((descriptor, i) => {
+          const result = results.data[i];
+          return {
+            slot: inputSlotOf(descriptor),
+            accepted: result.result,
+            code: result.result ? null : result.error.code,
+          };
+        }),
+        new Date(),
+      );
+    } catch (error) {
+      request.log.warn({ err: error }, 'send-input: input results not kept');
+    }
+  };
   void app.register(async (scope) => {
     // The body stays unread here; the handler pipes the raw request on.
     scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
@@ -169,13 +229,14 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
           void reply.code(res.statusCode);
           const type = res.headers['content-type'];
           if (type) void reply.header('content-type', type);
-          // The per-input answer is a few hundred bytes: sent in one piece (one write instead of a
-          // chunked stream); an unexpectedly large one is streamed.
-          const length = Number(res.headers['content-length']);
-          if (Number.isFinite(length) && length <= 1024 * 1024) {
-            return reply.send(Buffer.from(await res.body.arrayBuffer()));
-          }
-          return reply.send(res.body);
+          // The per-input answer is a few hundred bytes: read as it passes back (its results are
+          // kept) and sent in one piece; an unexpectedly large one is streamed and not kept.
+          // A chunked answer (no Content-Length) is read the same way, up to the limit.
+          const length = Number(res.headers['content-length'] ?? 0);
+          const answer = length > ANSWER_KEPT_BYTES ? res.body : await readUpTo(res.body, ANSWER_KEPT_BYTES);
+          if (Buffer.isBuffer(answer) && res.statusCode === 201)
+            await recordResults(request, identity, counter.inputsField, answer);
+          return reply.send(answer);
         }
 
         // The service refused the request (possibly before reading it all): keep its status.

@@ -41,7 +41,7 @@ export function staffVerificationRoutes(
     }
     const stored = await store.getVerification(id);
     if (!stored) throw notFound('No such verification.');
-    const events = await store.eventsOf(id);
+    const [events, results] = await Promise.all([store.eventsOf(id), store.inputResultsOf(id)]);
     const rewritten = data === null ? null : rewriteMediaUrls(data, upstream.origin);
     return {
       data: rewritten ? (rewritten.data as VerificationData) : null,
@@ -49,7 +49,7 @@ export function staffVerificationRoutes(
       events: events.map((event) => ({ ...event, body: forBrowser(event.body) })),
       summary: stored.summary,
       deletionDate: RetentionSweep.deletionDate(config.retentionDays, stored.summary.updatedAt),
-      inputs: inputStatesOf(data, events),
+      inputs: inputStatesOf(data, events, results),
     };
   };
 

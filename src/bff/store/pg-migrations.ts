@@ -70,4 +70,16 @@ export const pgMigrations: string[] = [
   CREATE INDEX handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
   CREATE INDEX handoff_tokens_expires ON handoff_tokens (expires_at);
   `,
+  `
+  -- send-input's latest answer per input slot of a verification (why a refused input waits).
+  CREATE TABLE input_results (
+    verification_id TEXT NOT NULL,
+    slot TEXT NOT NULL,
+    accepted BOOLEAN NOT NULL,
+    code TEXT,
+    at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (verification_id, slot)
+  );
+  CREATE INDEX verifications_identity ON verifications (identity, created_at DESC);
+  `,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
+import { migrate } from '@/server-shared/pg-migrate';
 import { pgMigrations } from './pg-migrations';
 import { KeyQueue } from './key-queue';
 import {
@@ -15,6 +16,7 @@ import {
 } from './rows';
 import type {
   BffStore,
+  InputSlotResult,
   HandoffGrant,
   NewEvent,
   PendingEvent,
@@ -32,44 +34,6 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 
 /** Key of the advisory lock that lets one starting instance migrate while the others wait. */
 const MIGRATION_LOCK = 'idv-bff-migrations';
-
-/**
- * Runs the migrations not yet applied, under an advisory lock: instances starting at the same
- * time wait for the first one, then find nothing left to do. A schema named by the connection's
- * search_path (`options=-c search_path=name` in the URL) is created if it does not exist.
- */
-export async function migrate(
-  client: pg.PoolClient | pg.Client,
-  migrations: string[],
-  table: string,
-  lockKey: string,
-) {
-  await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-  try {
-    const { rows } = await client.query<{ path: string }>("SELECT current_setting('search_path') AS path");
-    const first = rows[0].path.split(',')[0].trim().replace(/^"|"$/g, '');
-    if (first && first !== '$user' && first !== 'public') {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(first)}`);
-    }
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
-    const applied = await client.query<{ version: number }>(`SELECT max(version) AS version FROM ${table}`);
-    for (let v = applied.rows[0].version ?? 0; v < migrations.length; v++) {
-      await client.query('BEGIN');
-      try {
-        await client.query(migrations[v]);
-        await client.query(`INSERT INTO ${table} (version) VALUES ($1)`, [v + 1]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]);
-  }
-}
 
 /**
  * The BFF's store on PostgreSQL (DATABASE_URL), shared by any number of BFF instances. Same
@@ -326,8 +290,34 @@ export class PgStore implements BffStore {
     return row ? { summary: toSummary(row), data: row.data ?? null } : null;
   }
 
+  async recordInputResults(identity: string, results: Omit<InputSlotResult, 'at'>[], at: Date) {
+    if (!results.length) return;
+    // One statement: the verification is looked up and every slot upserted together.
+    await this.pool.query(
+      `INSERT INTO input_results (verification_id, slot, accepted, code, at)
+         SELECT v.id, r.slot, r.accepted, r.code, $5
+           FROM (SELECT id FROM verifications WHERE identity = $1 ORDER BY created_at DESC LIMIT 1) v,
+                unnest($2::text[], $3::boolean[], $4::text[]) AS r(slot, accepted, code)
+         ON CONFLICT (verification_id, slot) DO UPDATE SET accepted = excluded.accepted, code = excluded.code, at = excluded.at`,
+      [identity, results.map((r) => r.slot), results.map((r) => r.accepted), results.map((r) => r.code), at],
+    );
+  }
+
+  async inputResultsOf(verificationId: string): Promise<InputSlotResult[]> {
+    const { rows } = await this.pool.query<{
+      slot: string;
+      accepted: boolean;
+      code: string | null;
+      at: Date;
+    }>('SELECT slot, accepted, code, at FROM input_results WHERE verification_id = $1 ORDER BY at, slot', [
+      verificationId,
+    ]);
+    return rows.map((r) => ({ slot: r.slot, accepted: r.accepted, code: r.code, at: r.at.toISOString() }));
+  }
+
   async deleteVerification(id: string, mediaIds: string[]) {
     await this.transaction(async (client) => {
+      await client.query('DELETE FROM input_results WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM events WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM session_verifications WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM handoff_tokens WHERE verification_id = $1', [id]);
@@ -405,6 +395,10 @@ export class PgStore implements BffStore {
   async deleteOlderThan(cutoff: Date) {
     return this.transaction(async (client) => {
       let count = 0;
+      await client.query(
+        'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
+        [cutoff],
+      );
       for (const text of [
         'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
         'DELETE FROM verifications WHERE updated_at < $1',

@@ -7,6 +7,7 @@ import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
   BffStore,
   HandoffGrant,
+  InputSlotResult,
   NewEvent,
   PendingEvent,
   StoredVerification,
@@ -81,6 +82,15 @@ CREATE TABLE IF NOT EXISTS handoff_tokens (
   used_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
+CREATE TABLE IF NOT EXISTS input_results (
+  verification_id TEXT NOT NULL,
+  slot TEXT NOT NULL,
+  accepted INTEGER NOT NULL,
+  code TEXT,
+  at TEXT NOT NULL,
+  PRIMARY KEY (verification_id, slot)
+);
+CREATE INDEX IF NOT EXISTS verifications_identity ON verifications (identity, created_at);
 `;
 
 /** A claimed grant is kept this long after it expired, for the desktop that follows it. */
@@ -302,8 +312,30 @@ export class SqliteStore implements BffStore {
     return row ? { summary: toSummary(row), data: row.data === null ? null : JSON.parse(row.data) } : null;
   }
 
+  async recordInputResults(identity: string, results: Omit<InputSlotResult, 'at'>[], at: Date) {
+    const row = this.sql(
+      'SELECT id FROM verifications WHERE identity = ? ORDER BY created_at DESC LIMIT 1',
+    ).get(identity) as { id: string } | undefined;
+    if (!row) return;
+    const upsert = this.sql(
+      `INSERT INTO input_results VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (verification_id, slot) DO UPDATE SET accepted = excluded.accepted, code = excluded.code, at = excluded.at`,
+    );
+    this.db.transaction(() => {
+      for (const r of results) upsert.run(row.id, r.slot, r.accepted ? 1 : 0, r.code, at.toISOString());
+    })();
+  }
+
+  async inputResultsOf(verificationId: string): Promise<InputSlotResult[]> {
+    const rows = this.sql('SELECT * FROM input_results WHERE verification_id = ? ORDER BY at, slot').all(
+      verificationId,
+    ) as { slot: string; accepted: number; code: string | null; at: string }[];
+    return rows.map((r) => ({ slot: r.slot, accepted: r.accepted === 1, code: r.code, at: r.at }));
+  }
+
   async deleteVerification(id: string, mediaIds: string[]) {
     this.db.transaction(() => {
+      this.sql('DELETE FROM input_results WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM events WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM session_verifications WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM handoff_tokens WHERE verification_id = ?').run(id);
@@ -385,6 +417,11 @@ export class SqliteStore implements BffStore {
     const at = cutoff.toISOString();
     let count = 0;
     this.db.transaction(() => {
+      this.db
+        .prepare(
+          'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < ?)',
+        )
+        .run(at);
       count += this.db
         .prepare(
           'DELETE FROM session_verifications WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < ?)',

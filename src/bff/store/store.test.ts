@@ -311,6 +311,50 @@ describe.each([
     await store.deleteVerification('never-there', []);
   });
 
+  it(`${backend.name}: keeps the latest send-input answer per slot of an identity's newest verification`, async () => {
+    await store.bindVerification('s', {
+      verificationId: 'older',
+      identity: 'i',
+      flowId: 'f',
+      flowName: null,
+    });
+    // A later creation time: the re-verification the service now sends the identity's inputs to.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.bindVerification('s', {
+      verificationId: 'newer',
+      identity: 'i',
+      flowId: 'f',
+      flowName: null,
+    });
+    const first = new Date('2026-01-01T00:00:00Z');
+    const later = new Date('2026-01-01T00:01:00Z');
+    await store.recordInputResults(
+      'i',
+      [
+        { slot: 'document-photo:0:front', accepted: false, code: 'documentPhoto.blurryText' },
+        { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.sunGlasses' },
+      ],
+      first,
+    );
+    await store.recordInputResults(
+      'i',
+      [{ slot: 'document-photo:0:front', accepted: true, code: null }],
+      later,
+    );
+    await store.recordInputResults(
+      'unknown-identity',
+      [{ slot: 'selfie-photo', accepted: true, code: null }],
+      later,
+    );
+    expect(await store.inputResultsOf('older')).toEqual([]);
+    expect(await store.inputResultsOf('newer')).toEqual([
+      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.sunGlasses', at: first.toISOString() },
+      { slot: 'document-photo:0:front', accepted: true, code: null, at: later.toISOString() },
+    ]);
+    await store.deleteVerification('newer', []);
+    expect(await store.inputResultsOf('newer')).toEqual([]);
+  });
+
   it(`${backend.name}: handoff grants are single-use, short-lived, followed, swept and erased`, async () => {
     const grant = {
       verificationId: 'vh',

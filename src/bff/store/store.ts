@@ -50,6 +50,19 @@ export interface HandoffGrant {
 }
 
 /**
+ * The service's latest answer for one input slot of a verification, as send-input returned it:
+ * `slot` is the descriptor's input type, with its group and page where it has them
+ * (`document-photo:0:front`, `selfie-photo`); `code` is the refusal's code.
+ */
+export interface InputSlotResult {
+  slot: string;
+  accepted: boolean;
+  code: string | null;
+  /** ISO time of the answer. */
+  at: string;
+}
+
+/**
  * Everything the BFF keeps: `SqliteStore` (one instance, the default) or `PgStore` (DATABASE_URL,
  * any number of instances). Both pass `store.test.ts`.
  */
@@ -110,10 +123,16 @@ export interface BffStore {
     v: VerificationDataUpdate,
   ): Promise<{ summary: VerificationSummary; changed: boolean; created: boolean }>;
   getVerification(id: string): Promise<StoredVerification | null>;
+  /**
+   * Keeps send-input's per-input answer, one row per slot (a later answer replaces the earlier),
+   * for the newest verification of `identity` the BFF knows (the one the service sends inputs to).
+   */
+  recordInputResults(identity: string, results: Omit<InputSlotResult, 'at'>[], at: Date): Promise<void>;
+  inputResultsOf(verificationId: string): Promise<InputSlotResult[]>;
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
 
   /**
-   * Erasure: the verification, its events, its session bindings, its handoffs and the media links given (those
+   * Erasure: the verification, its events, its session bindings, its handoffs, its input results and the media links given (those
    * its data pointed to). After it the BFF holds nothing of the verification.
    */
   deleteVerification(id: string, mediaIds: string[]): Promise<void>;
@@ -131,7 +150,7 @@ export interface BffStore {
   mediaUrl(id: string): Promise<string | null>;
 
   /**
-   * Retention: verifications (and their session bindings) unchanged since `cutoff`, events
+   * Retention: verifications (and their session bindings and input results) unchanged since `cutoff`, events
    * received and credit checks created before it. Returns how many rows went.
    */
   deleteOlderThan(cutoff: Date): Promise<number>;

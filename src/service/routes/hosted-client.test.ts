@@ -7,7 +7,9 @@ import { verificationDataSchema } from '@/shared/contract/verification';
 import { verificationEventSchema } from '@/shared/contract/webhooks';
 import {
   basicAuth,
+  createVerification,
   faceImage,
+  getVerification,
   noiseImage,
   passportImage,
   sendInput,
@@ -172,5 +174,28 @@ describe('the service with its extensions switched off', () => {
     expect(Object.keys(doc.paths)).not.toContain('/v2/flows');
     expect(doc.paths['/v2/verifications/{id}/status']).toHaveProperty('put');
     expect(doc.paths['/v2/verifications/{id}']).toHaveProperty('delete');
+  });
+
+  it('lists a refused input as the hosted API does: status 100, no errorCode', async () => {
+    const v = await createVerification(svc, 'global-passport');
+    const sent = await sendInput(
+      svc,
+      v.identity,
+      [
+        {
+          inputType: 'document-photo',
+          group: 0,
+          data: { type: 'passport', country: 'AR', page: 'front', filename: 'p.jpg' },
+        },
+      ],
+      [{ field: 'document', name: 'p.jpg', bytes: await noiseImage(400, 300) }],
+    );
+    expect(sent.status).toBe(201);
+    const data = (await getVerification(svc, v.id)) as unknown as {
+      inputs: { id: string; status: number; errorCode?: string }[];
+    };
+    const passport = data.inputs.find((i) => i.id === 'document-photo')!;
+    expect(passport.status).toBe(100);
+    expect(passport).not.toHaveProperty('errorCode');
   });
 });

@@ -5,6 +5,7 @@ import en from '../locales/en.json';
 import es from '../locales/es.json';
 import pt from '../locales/pt.json';
 import { verificationDataSchema } from '@/shared/contract/verification';
+import { errorCodes } from '@/shared/error-codes';
 import { toVerificationView } from '../lib/verification-view';
 import { CreditCheckCard } from './credit-check-card';
 import {
@@ -213,7 +214,7 @@ describe('inputs, scores and labels', () => {
     expect(html).toContain('<caption>Each input of the verification and where it stands</caption>');
     expect(html).toContain('<th scope="row">Identity document: National ID card</th>');
     expect(html).toContain('Waiting for the back side.');
-    expect(html).toContain('You seem to be wearing sunglasses. Waiting for the person to take it again.');
+    expect(html).toContain('Sunglasses detected on the selfie. Waiting for the person to take it again.');
     expect(html).toContain('The person has not sent it yet.');
     expect(html).toContain('Error code no.suchCode. A check failed.');
     expect(render(<InputsSection inputs={[]} />)).toBe('');
@@ -222,6 +223,20 @@ describe('inputs, scores and labels', () => {
     expect(es).toContain('Esperando el reverso.');
     expect(es).not.toContain('sunglasses');
     await setLanguage('en');
+  });
+
+  it("has a short staff text for every send-input code in each language, never the person's wording", () => {
+    const you = { en: /\byou(r)?\b/i, es: /\b(tu|tus|usted)\b/i, pt: /\b(você|seu|sua)\b/i };
+    for (const [language, strings] of Object.entries({ en, es, pt })) {
+      const texts = strings.errorCodes as Record<string, Record<string, string>>;
+      for (const code of errorCodes) {
+        const [family, key] = [code.slice(0, code.indexOf('.')), code.slice(code.indexOf('.') + 1)];
+        const text = texts[family]?.[key];
+        expect(text, `${language} ${code}`).toBeTruthy();
+        expect(text.length, `${language} ${code}`).toBeLessThanOrEqual(60);
+        expect(text, `${language} ${code}`).not.toMatch(you[language as keyof typeof you]);
+      }
+    }
   });
 
   it('a face match as a percentage, an IP address by its name, no raw keys', async () => {
@@ -238,9 +253,7 @@ describe('inputs, scores and labels', () => {
     const html = render(<StepsSection steps={steps} />);
     expect(html).toContain('<dt>Score</dt><dd>82.6%</dd>');
     expect(html).toContain('<dt>IP address</dt><dd>127.0.0.1</dd>');
-    expect(html).toContain(
-      'Failed: The selfie does not match the portrait on the document. (facematch.mismatch)',
-    );
+    expect(html).toContain('Failed: Selfie does not match the document portrait. (facematch.mismatch)');
     expect(html).not.toMatch(/<dt>Ip<\/dt>/);
     await setLanguage('pt');
     expect(render(<StepsSection steps={steps} />)).toContain('<dt>Endereço IP</dt>');

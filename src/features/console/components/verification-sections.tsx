@@ -78,7 +78,11 @@ export function StepsSection({ steps }: { steps: StepView[] }) {
       {steps.length === 0 ? (
         <p>{t('detail.noSteps')}</p>
       ) : (
-        steps.map((s, i) => <StepCard key={i} step={s} level={3} />)
+        <div className="step-grid">
+          {steps.map((s, i) => (
+            <StepCard key={i} step={s} level={3} />
+          ))}
+        </div>
       )}
     </DetailCard>
   );
@@ -142,7 +146,7 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
       {doc.steps.length === 0 ? (
         <p>{t('detail.noChecks')}</p>
       ) : (
-        <div className="checks">
+        <div className="checks step-grid">
           {doc.steps.map((step, i) => (
             // document-reading repeats the fields already listed above.
             <StepCard

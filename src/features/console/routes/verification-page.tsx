@@ -136,7 +136,6 @@ export function VerificationPage({ id }: { id: string }) {
               <StepsSection steps={view.steps} />
               <DocumentsSection documents={view.documents} />
               <ComputedSection view={view} />
-              {view.bank && <BankSection bank={view.bank} />}
               {view.customFields.length > 0 && (
                 <DetailCard id="detail-custom-fields" title={t('detail.customFields')}>
                   <dl className="kv">
@@ -157,6 +156,7 @@ export function VerificationPage({ id }: { id: string }) {
                   </dl>
                 </DetailCard>
               )}
+              {view.bank && <BankSection bank={view.bank} />}
             </>
           ) : (
             <p className="card">{t('detail.noData')}</p>
