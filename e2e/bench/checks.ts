@@ -31,9 +31,17 @@ const checks: [string, string[], (path: string) => Promise<unknown>][] = [
     ['selfie.jpg', 'gb-passport.jpg', 'ar-national-id-back.jpg'],
     (p) => inspectImage(p),
   ],
-  ['faces: selfie', ['selfie.jpg', 'selfie-closed-eyes.jpg', 'selfie-no-face.jpg'], detectFacesInFile],
-  ['faces: two-face selfie', ['selfie-multiple-faces.jpg'], detectFacesInFile],
-  ['faces: document portrait', ['gb-passport.jpg', 'ar-national-id-front.jpg'], detectFacesInFile],
+  [
+    'faces: selfie',
+    ['selfie.jpg', 'selfie-closed-eyes.jpg', 'selfie-no-face.jpg'],
+    (p) => detectFacesInFile(p, 'selfie'),
+  ],
+  ['faces: two-face selfie', ['selfie-multiple-faces.jpg'], (p) => detectFacesInFile(p, 'selfie')],
+  [
+    'faces: document portrait',
+    ['gb-passport.jpg', 'ar-national-id-front.jpg'],
+    (p) => detectFacesInFile(p, 'portrait'),
+  ],
   ['MRZ: passport', ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'], readMrz],
   ['MRZ: none (bottom, then whole)', ['document-no-mrz.jpg'], readMrz],
   [

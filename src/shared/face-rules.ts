@@ -85,6 +85,42 @@ export function humanConfig(options: { modelBasePath: string; wasmPath: string; 
   };
 }
 
+/**
+ * What each use of the detector needs, as per-call overrides of `humanConfig`'s models (the service
+ * loads all four once and switches the unneeded ones off per image):
+ * - selfie: everything. The iris model is what makes eye openness usable: without it, facemesh
+ *   alone measured 0.24–0.37 for open eyes and 0.30 for closed ones (with it 0.53–0.62 and 0.28).
+ *   Facemesh also drops false detections: the detector alone kept a 0.21 box on the no-face selfie.
+ * - portrait (a document's front): facemesh and descriptor, no iris (no eye rule on documents). The
+ *   detector alone would do for the descriptor (0.866–0.871 to the same face's selfie, 0.581–0.591 to
+ *   another), but without facemesh's confidence the text boxes the detector finds on cards stay in
+ *   (three on ar-national-id-front.jpg), and the descriptor is computed for each: the portrait took
+ *   311–321 ms in `bench:checks` against 163 ms with facemesh.
+ * - frame (a liveness video's frame): facemesh for the face count (as the selfie), no iris and no
+ *   descriptor: only the chosen frame's descriptor is kept, so that frame is read again as a portrait.
+ * The descriptor is most of the cost: on one core, detector alone ~55 ms a face, detector + facemesh
+ * + iris ~80 ms, detector + descriptor ~215 ms, all four ~370 ms (minimum of 9 runs, gb-passport.jpg,
+ * load average ~13 on 2 cores).
+ */
+export type FaceUse = 'selfie' | 'portrait' | 'frame';
+export const FACE_USE_MODELS: Record<FaceUse, { mesh: boolean; iris: boolean; descriptor: boolean }> = {
+  selfie: { mesh: true, iris: true, descriptor: true },
+  portrait: { mesh: true, iris: false, descriptor: true },
+  frame: { mesh: true, iris: false, descriptor: false },
+};
+
+/** Per-call configuration (Human's `detect(input, config)`) switching off what a use does not need. */
+export function faceUseConfig(use: FaceUse) {
+  const models = FACE_USE_MODELS[use];
+  return {
+    face: {
+      mesh: { enabled: models.mesh },
+      iris: { enabled: models.iris },
+      description: { enabled: models.descriptor },
+    },
+  };
+}
+
 /** What the rules need of one detected face (a subset of Human's FaceResult). */
 export interface DetectedFace {
   /** x, y, width, height in pixels of the analysed image. */

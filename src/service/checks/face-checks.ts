@@ -22,14 +22,14 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
 
 /** The selfie rule (exactly one face, eyes open), recording the face's descriptor for the match. */
 export async function selfieFaces(path: string, facts: InputFacts) {
-  const judgement = await detectFaces(path);
+  const judgement = await detectFaces(path, 'selfie');
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
 /** A document portrait: its descriptor when there is one face or more (the largest is the holder). */
 export async function documentFaces(path: string, facts: InputFacts): Promise<'noFace' | null> {
-  const judgement = await detectFaces(path);
+  const judgement = await detectFaces(path, 'portrait');
   record(facts, judgement);
   return judgement.faces.length === 0 ? 'noFace' : null;
 }
@@ -83,13 +83,14 @@ export async function videoFaces(
     }
     if (frames.length === 0) return null;
     let most = 0;
-    let best: FaceJudgement | undefined;
+    let best: string | undefined;
     for (const frame of frames) {
-      const judgement = await detectFaces(frame);
+      const judgement = await detectFaces(frame, 'frame');
       most = Math.max(most, judgement.faces.length);
-      if (judgement.faces.length === 1 && !best) best = judgement;
+      if (judgement.faces.length === 1 && !best) best = frame;
     }
-    if (best) record(facts, best);
+    // The descriptor (most of a detection's cost) only for the frame whose face is kept.
+    if (best) record(facts, await detectFaces(best, 'portrait'));
     facts.faces = most;
     if (most === 0) return 'noFace';
     if (most > 1) return 'multipleFaces';

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { FaceUse } from '@/shared/face-rules';
 import type { FaceJob } from './face-worker';
 import { startWorkerThread } from './worker-thread';
 import type { FaceReading } from './faces';
@@ -42,8 +43,8 @@ function startWorker(): Worker {
   return w;
 }
 
-/** Detects faces in an image file (JPEG/PNG, bounded decode) in the face worker. */
-export function detectFaces(path: string): Promise<FaceReading> {
+/** Detects faces in an image file (JPEG/PNG, bounded decode) in the face worker, with the models `use` needs. */
+export function detectFaces(path: string, use: FaceUse): Promise<FaceReading> {
   worker ??= startWorker();
   const w = worker;
   w.ref();
@@ -54,7 +55,7 @@ export function detectFaces(path: string): Promise<FaceReading> {
       void w.terminate();
     }, TIME_LIMIT_MS);
     pending.set(id, { resolve, reject, timer });
-    w.postMessage({ id, path } satisfies FaceJob);
+    w.postMessage({ id, path, use } satisfies FaceJob);
   });
 }
 

@@ -4,8 +4,11 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import {
   FACE_INPUT_LONG_SIDE,
+  FACE_USE_MODELS,
+  faceUseConfig,
   humanConfig,
   judgeFaces,
+  type FaceUse,
   type DetectedFace,
   type FaceJudgement,
 } from '@/shared/face-rules';
@@ -36,7 +39,7 @@ interface HumanFace {
 }
 interface HumanInstance {
   load(): Promise<void>;
-  detect(input: Tensor): Promise<{ face: HumanFace[]; error?: string | null }>;
+  detect(input: Tensor, config?: unknown): Promise<{ face: HumanFace[]; error?: string | null }>;
 }
 
 /** Where the Human models live in node_modules; only the ones named in FACE_MODELS are read. */
@@ -111,13 +114,18 @@ export interface FaceReading extends FaceJudgement {
 // between calls.
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Detects faces in raw RGB pixels. */
-export function detectFacesRgb(data: Uint8Array, width: number, height: number): Promise<FaceReading> {
+/** Detects faces in raw RGB pixels, with the models `use` needs (face-rules.ts, FACE_USE_MODELS). */
+export function detectFacesRgb(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  use: FaceUse = 'selfie',
+): Promise<FaceReading> {
   const run = queue.then(async () => {
     const { human, tf } = await loadFaceModels();
     const tensor = tf.tensor3d(data, [height, width, 3], 'int32');
     try {
-      const result = await human.detect(tensor);
+      const result = await human.detect(tensor, faceUseConfig(use));
       if (result.error) throw new Error(result.error);
       const detected: DetectedFace[] = result.face.map((f) => ({
         box: f.box,
@@ -125,7 +133,10 @@ export function detectFacesRgb(data: Uint8Array, width: number, height: number):
         mesh: f.mesh,
         ...(f.embedding?.length ? { embedding: Array.from(f.embedding) } : {}),
       }));
-      return { ...judgeFaces(detected, width, height), width, height };
+      const judgement = judgeFaces(detected, width, height);
+      // Without the iris model the lid landmarks do not tell open from closed: not a measure to record.
+      if (!FACE_USE_MODELS[use].iris) delete judgement.eyeOpenness;
+      return { ...judgement, width, height };
     } finally {
       tensor.dispose();
     }
@@ -135,7 +146,7 @@ export function detectFacesRgb(data: Uint8Array, width: number, height: number):
 }
 
 /** Decodes an image file (bounded, EXIF-rotated, shrunk to FACE_INPUT_LONG_SIDE) and detects faces. */
-export async function detectFacesInFile(path: string): Promise<FaceReading> {
+export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): Promise<FaceReading> {
   const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
     .rotate()
     .resize({
@@ -152,6 +163,7 @@ export async function detectFacesInFile(path: string): Promise<FaceReading> {
     new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
     info.width,
     info.height,
+    use,
   );
 }
 
