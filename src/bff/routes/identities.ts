@@ -234,9 +234,11 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
           // A chunked answer (no Content-Length) is read the same way, up to the limit.
           const length = Number(res.headers['content-length'] ?? 0);
           const answer = length > ANSWER_KEPT_BYTES ? res.body : await readUpTo(res.body, ANSWER_KEPT_BYTES);
+          const sent = reply.send(answer);
+          // Kept once the person has the answer: staff read these later, the person waits now.
           if (Buffer.isBuffer(answer) && res.statusCode === 201)
-            await recordResults(request, identity, counter.inputsField, answer);
-          return reply.send(answer);
+            void recordResults(request, identity, counter.inputsField, answer);
+          return sent;
         }
 
         // The service refused the request (possibly before reading it all): keep its status.
