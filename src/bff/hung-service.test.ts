@@ -70,26 +70,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A selfie send-input of `bytes` JPEG-looking bytes, from a session bound to a verification. */
+async function sendSelfie(session: string, verificationId: string, identity: string, bytes: number) {
+  await store.bindVerification(session, {
+    verificationId,
+    identity,
+    flowId: 'global-passport',
+    flowName: null,
+  });
+  const form = new FormData();
+  form.append('inputs', '[{"inputType":"selfie-photo","data":{"type":"selfie-photo","filename":"s.jpg"}}]');
+  form.append(
+    'selfie',
+    toBlob(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(bytes)])),
+    's.jpg',
+  );
+  return fetch(`${url}${bffPaths.sendInput(identity)}`, {
+    method: 'POST',
+    headers: { cookie: `idv_session=${app.signCookie(session)}` },
+    body: form,
+  });
+}
+
 describe('a service answering in chunks', () => {
   it("passes the answer on whole and keeps each input's result", async () => {
-    await store.bindVerification('session-c', {
-      verificationId: 'v-c',
-      identity: 'i-chunked',
-      flowId: 'global-passport',
-      flowName: null,
-    });
-    const form = new FormData();
-    form.append('inputs', '[{"inputType":"selfie-photo","data":{"type":"selfie-photo","filename":"s.jpg"}}]');
-    form.append(
-      'selfie',
-      toBlob(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000)])),
-      's.jpg',
-    );
-    const res = await fetch(`${url}${bffPaths.sendInput('i-chunked')}`, {
-      method: 'POST',
-      headers: { cookie: `idv_session=${app.signCookie('session-c')}` },
-      body: form,
-    });
+    const res = await sendSelfie('session-c', 'v-c', 'i-chunked', 2000);
     expect(res.status).toBe(201);
     expect(sendInputResponseSchema.parse(await res.json())[0]).toMatchObject({
       result: false,
@@ -103,24 +108,7 @@ describe('a service answering in chunks', () => {
 
 describe('a hung service', () => {
   it('times out a send-input after SEND_INPUT_TIMEOUT_MS with 504 upstream.timeout', async () => {
-    await store.bindVerification('session-h', {
-      verificationId: 'v-h',
-      identity: 'i-h',
-      flowId: 'global-passport',
-      flowName: null,
-    });
-    const form = new FormData();
-    form.append('inputs', '[{"inputType":"selfie-photo","data":{"type":"selfie-photo","filename":"s.jpg"}}]');
-    form.append(
-      'selfie',
-      toBlob(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(300_000)])),
-      's.jpg',
-    );
-    const res = await fetch(`${url}${bffPaths.sendInput('i-h')}`, {
-      method: 'POST',
-      headers: { cookie: `idv_session=${app.signCookie('session-h')}` },
-      body: form,
-    });
+    const res = await sendSelfie('session-h', 'v-h', 'i-h', 300_000);
     const answer = await res.clone().text();
     expect(res.status, answer).toBe(504);
     expect(bffErrorSchema.parse(await res.json())).toMatchObject({ code: 'upstream.timeout' });

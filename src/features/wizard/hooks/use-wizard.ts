@@ -7,6 +7,7 @@ import { reach, type Position } from '../lib/wizard-position';
 import * as storage from '../lib/storage';
 import {
   failuresToRetake,
+  freshWizardState,
   keepValidResults,
   planInputs,
   type Capture,
@@ -29,15 +30,7 @@ async function start(flowId: string, fresh: boolean) {
   ]);
   if (saved?.version === 1 && saved.flowId === flowId && saved.verification) return { flow, state: saved };
   const verification = await createVerification(flowId);
-  const state: WizardState = {
-    version: 1,
-    flowId,
-    verification,
-    screen: 'welcome',
-    stepIndex: 0,
-    captures: {},
-    results: {},
-  };
+  const state = freshWizardState(flowId, verification);
   await storage.saveState(flowId, state).catch(() => undefined);
   return { flow, state };
 }

@@ -98,6 +98,11 @@ export interface WizardState {
   skippedUploadWait?: boolean;
 }
 
+/** A verification's wizard before anything is done: on its welcome screen, nothing captured. */
+export function freshWizardState(flowId: string, verification: CreatedVerification): WizardState {
+  return { version: 1, flowId, verification, screen: 'welcome', stepIndex: 0, captures: {}, results: {} };
+}
+
 const extensionOfType: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',

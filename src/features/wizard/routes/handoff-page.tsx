@@ -5,7 +5,7 @@ import { navigate } from '@/lib/router';
 import '../lib/translations';
 import { claimHandoff } from '../api/wizard-api';
 import * as storage from '../lib/storage';
-import type { WizardState } from '../lib/wizard-model';
+import { freshWizardState } from '../lib/wizard-model';
 
 // One claim per token and page load (StrictMode runs effects twice; a token works once).
 const claims = new Map<string, ReturnType<typeof claimHandoff>>();
@@ -31,16 +31,7 @@ export default function HandoffPage({ token }: { token: string }) {
     let stopped = false;
     claim
       .then(async ({ flowId, verification }) => {
-        const state: WizardState = {
-          version: 1,
-          flowId,
-          verification,
-          screen: 'welcome',
-          stepIndex: 0,
-          captures: {},
-          results: {},
-        };
-        await storage.saveState(flowId, state).catch(() => undefined);
+        await storage.saveState(flowId, freshWizardState(flowId, verification)).catch(() => undefined);
         if (!stopped) navigate(`/verify/${encodeURIComponent(flowId)}`, { replace: true });
       })
       .catch(() => !stopped && setFailed(true));
