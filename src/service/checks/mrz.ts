@@ -4,13 +4,13 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
-  MRZ_ALPHABET,
-  MRZ_BOTTOM_SHARE,
   MRZ_OCR_WIDTH,
+  MRZ_OCR_PARAMETERS,
   mrzLines,
   parseMrzLines as parseMrzWith,
   type MrzRead,
 } from '@/shared/document-reading';
+import { findMrzBands, mrzBandImage, stretchContrast } from '@/shared/mrz-band';
 import { MAX_IMAGE_PIXELS } from './image';
 
 /**
@@ -29,10 +29,7 @@ function ocrWorker(): Promise<Worker> {
   worker ??= (async () => {
     const langPath = join(dirname(require.resolve('@tesseract.js-data/eng')), LANG_DIR);
     const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' });
-    await w.setParameters({
-      tessedit_char_whitelist: MRZ_ALPHABET,
-      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
-    });
+    await w.setParameters({ ...MRZ_OCR_PARAMETERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
     return w;
   })();
   worker.catch(() => (worker = undefined));
@@ -52,28 +49,28 @@ export const warmMrzReader = () => ocrWorker().then(() => undefined);
 /** Parses MRZ lines with check digits (`@/shared/document-reading`, the wizard's rule too). */
 export const parseMrzLines = (lines: string[]): MrzRead => parseMrzWith(lines, parse);
 
-async function ocr(png: Buffer) {
+async function ocr(image: Buffer) {
   const w = await ocrWorker();
-  const { data } = await w.recognize(png);
+  const { data } = await w.recognize(image);
   return mrzLines(data.text);
 }
 
-/** Reads the MRZ of a document photo: the bottom of the image first, then the whole image. */
+/**
+ * Reads the MRZ of a document photo: the bands `findMrzBands` finds (lowest first), each cropped
+ * and read alone; none found is no MRZ, without running the OCR.
+ */
 export async function readMrz(path: string): Promise<MrzRead> {
-  const base = () =>
-    sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
-      .rotate()
-      .resize({ width: MRZ_OCR_WIDTH, withoutEnlargement: false })
-      .greyscale()
-      .normalise();
-  const whole = await base().png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-  const { width, height } = whole.info;
-  const top = Math.floor(height * (1 - MRZ_BOTTOM_SHARE));
-  const bottom = await sharp(whole.data)
-    .extract({ left: 0, top, width, height: height - top })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  let lines = await ocr(bottom);
-  if (lines.length === 0) lines = await ocr(whole.data);
-  return parseMrzLines(lines);
+  const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
+    .rotate()
+    .resize({ width: MRZ_OCR_WIDTH, withoutEnlargement: false })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  const grey = stretchContrast(new Uint8Array(data.buffer, data.byteOffset, width * height));
+  for (const band of findMrzBands(grey, width, height)) {
+    const lines = await ocr(Buffer.from(mrzBandImage(grey, width, band)));
+    if (lines.length > 0) return parseMrzLines(lines);
+  }
+  return { found: false };
 }
