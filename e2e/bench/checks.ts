@@ -43,7 +43,7 @@ const checks: [string, string[], (path: string) => Promise<unknown>][] = [
     (p) => detectFacesInFile(p, 'portrait'),
   ],
   ['MRZ: passport', ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'], readMrz],
-  ['MRZ: none (bottom, then whole)', ['document-no-mrz.jpg'], readMrz],
+  ['MRZ: card without one', ['document-no-mrz.jpg'], readMrz],
   [
     'PDF417: DNI back',
     ['ar-national-id-back.jpg', 'document-bad-pdf417.jpg'],

@@ -56,8 +56,9 @@ async function greyPixels(image: Blob) {
   bitmap.close();
   const px = context.getImageData(0, 0, width, height).data;
   const grey = new Uint8Array(width * height);
+  // Rec. 709 luma in 8-bit fixed point (54 + 183 + 19 = 256).
   for (let i = 0, p = 0; p < grey.length; i += 4, p++)
-    grey[p] = Math.round(0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2]);
+    grey[p] = (54 * px[i] + 183 * px[i + 1] + 19 * px[i + 2] + 128) >> 8;
   return { grey: stretchContrast(grey), width, height };
 }
 
