@@ -12,13 +12,15 @@
  *   eyes, 0.12–0.28 for closed ones;
  * - cosine similarity of the faceres descriptors of the same drawn face between a selfie and a
  *   document portrait 0.84–0.99; of two different drawn faces 0.52–0.57.
- * Checked against one real face, not shipped (third-party images are not committed to this
+ * Checked against two real faces, not shipped (third-party images are not committed to this
  * repository): the public-domain NASA portrait of astronaut Eileen Collins (scikit-image's
- * `astronaut.png`, 512×512). Detector score 0.84–0.96 over seven variants (resized, cropped,
- * darkened, rotated 8°, blurred, JPEG q50); eye openness 0.399–0.427 (open eyes, smiling);
- * descriptor similarity between its variants (a selfie at 1024 px, a small dull portrait on a card,
- * rotated, mirrored, blurred, grey) 0.81–0.96, and against the drawn faces 0.34–0.40. That is one
- * person: FACE_MATCH_MIN_SIMILARITY still wants checking on pairs of different real photos.
+ * `astronaut.png`) and the CC0 "cameraman" (scikit-image's `camera.png`, grey), both 512×512.
+ * Detector score 0.77–0.96 over their variants (resized, cropped, darkened, rotated 8°, blurred,
+ * grey, JPEG q50); eye openness 0.399–0.427 for the smiling astronaut, 0.44–0.50 for the
+ * cameraman; descriptor similarity of one person's variants (a selfie at 1024 px, a small dull
+ * portrait on a card, rotated, mirrored, blurred, grey) 0.81–0.97, of the two people 0.36–0.38,
+ * of either against the drawn faces 0.34–0.40. Each variant comes from the same photo, so
+ * FACE_MATCH_MIN_SIMILARITY still wants checking on two different photos of one real person.
  */
 
 /** Detector confidence below which a candidate box is ignored. */
