@@ -51,6 +51,11 @@ export const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 /** Images are scaled to this width before OCR: a 44-character line keeps ~20 px per character. */
 export const MRZ_OCR_WIDTH = 1000;
 /**
+ * …and to at most this height (an unusually tall image gets narrower instead), so the pixels looked
+ * at stay within 2 MB whatever the photo's shape.
+ */
+export const MRZ_OCR_MAX_HEIGHT = 2 * MRZ_OCR_WIDTH;
+/**
  * Tesseract parameters of the MRZ OCR, beside the page mode (a tesseract.js enum, set by each side).
  * `tessedit_do_invert` off: an MRZ is dark print on a light ground, and the second, inverted
  * reading tesseract tries on any line it is unsure of cost about a quarter of the OCR time on the

@@ -4,6 +4,7 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
+  MRZ_OCR_MAX_HEIGHT,
   MRZ_OCR_WIDTH,
   MRZ_OCR_PARAMETERS,
   mrzLines,
@@ -62,7 +63,7 @@ async function ocr(image: Buffer) {
 export async function readMrz(path: string): Promise<MrzRead> {
   const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
     .rotate()
-    .resize({ width: MRZ_OCR_WIDTH, withoutEnlargement: false })
+    .resize({ width: MRZ_OCR_WIDTH, height: MRZ_OCR_MAX_HEIGHT, fit: 'inside', withoutEnlargement: false })
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });

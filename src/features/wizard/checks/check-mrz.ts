@@ -2,6 +2,7 @@ import { parse } from 'mrz';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
   MRZ_OCR_PARAMETERS,
+  MRZ_OCR_MAX_HEIGHT,
   MRZ_OCR_WIDTH,
   mrzLines,
   parseMrzLines,
@@ -43,11 +44,12 @@ function ocrWorker(): Promise<Worker> {
 /** Starts loading the OCR ahead of the photo (the step that needs it calls this). */
 export const preloadMrzCheck = () => ocrWorker().then(() => undefined);
 
-/** Grey pixels of the photo at the OCR width (luma, one byte each, row by row). */
+/** Grey pixels of the photo at the OCR size (luma, one byte each, row by row). */
 async function greyPixels(image: Blob) {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const width = MRZ_OCR_WIDTH;
-  const height = Math.max(1, Math.round((bitmap.height * width) / bitmap.width));
+  const scale = Math.min(MRZ_OCR_WIDTH / bitmap.width, MRZ_OCR_MAX_HEIGHT / bitmap.height);
+  const width = Math.max(1, Math.round(bitmap.width * scale));
+  const height = Math.max(1, Math.round(bitmap.height * scale));
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
