@@ -116,6 +116,28 @@ test('the face worker judges selfies and camera frames as the same code on the p
   ]);
 });
 
+test('without OffscreenCanvas the face check runs on the page, with the same verdicts', async ({ page }) => {
+  test.slow();
+  await page.addInitScript(() => {
+    // @ts-expect-error: a browser without OffscreenCanvas (the photo pipeline falls back too).
+    delete window.OffscreenCanvas;
+  });
+  await openHarness(page);
+  const check = (file: string) =>
+    page.evaluate(([path, name]) => window.captureHarness.checkImageAt(path, name, { kind: 'selfie' }), [
+      `/samples/${file}`,
+      file,
+    ] as const);
+  expect(await check('selfie-no-face.jpg')).toEqual({ ok: false, reason: 'client.noFace' });
+  expect(await check('selfie-multiple-faces.jpg')).toEqual({ ok: false, reason: 'client.multipleFaces' });
+  expect(await check('selfie.jpg')).toMatchObject({ ok: true });
+  expect(await page.evaluate(() => window.captureHarness.preloadFace())).toEqual({
+    backend: 'wasm',
+    thread: 'page',
+  });
+  expect(await page.evaluate(() => window.captureHarness.workerUrls)).toEqual([]);
+});
+
 test('every sample image gets the answer the service gives for what pixels show', async ({ page }) => {
   // The selfies load the face models and run a detection each, the passports the OCR: more than
   // the default minute.
