@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
@@ -71,9 +72,11 @@ for (const [label, match] of weights) {
 }
 
 const server = await serveHarness({ '/': harnessDir, '/samples/': samplesDir });
+// The fake camera plays the drawn face (e2e/fixtures/camera/README.md), for the guide's looks.
+const faceCamera = fileURLToPath(new URL('../fixtures/camera/face.mjpeg', import.meta.url));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: chromiumArgs,
+  args: [...chromiumArgs, `--use-file-for-fake-video-capture=${faceCamera}`],
 });
 try {
   const page = await browser.newPage();
@@ -102,33 +105,39 @@ try {
     );
   }
   // The guide running: in the face worker, then the same looks on the page's thread (how it ran
-  // before the worker, and the fallback where workers are missing), then an idle page as long.
-  const inWorker = await page.evaluate(
-    ([path, rounds]) => window.captureHarness.timeGuideLooks(path, rounds, 'worker'),
-    ['/samples/selfie.jpg', ROUNDS] as const,
-  );
-  const onPage = await page.evaluate(
-    ([path, rounds]) => window.captureHarness.timeGuideLooks(path, rounds, 'page'),
-    ['/samples/selfie.jpg', ROUNDS] as const,
-  );
-  const idleMs = inWorker.waitMs.reduce((a, b) => a + b, 0) + ROUNDS * FACE_GUIDE_PAUSE_MS;
-  const idle = await page.evaluate((ms) => window.captureHarness.idleStalls(ms), idleMs);
-  console.log(
-    `\nCamera guide running in Chromium (${ROUNDS} looks at a 1280×960 frame, ${inWorker.guide}, each followed by a ${FACE_GUIDE_PAUSE_MS} ms pause):`,
-  );
-  console.log(
-    `  ${''.padEnd(40)} look (shrink+detect)   page's wait   the page's thread kept from running at most`,
-  );
-  console.log(
-    `  ${'idle page, as long (baseline)'.padEnd(40)} ${'—'.padStart(20)} ${'—'.padStart(13)}   timer gap ${idle.timerGap.toFixed(0).padStart(4)} ms  frame gap ${idle.frameGap.toFixed(0).padStart(4)} ms  long task ${idle.longTask.toFixed(0).padStart(4)} ms`,
-  );
-  for (const [label, run] of [
-    [`in the ${inWorker.thread === 'worker' ? 'face worker' : "page's thread (no worker)"}`, inWorker],
-    ["on the page's thread (before, fallback)", onPage],
-  ] as const)
-    console.log(
-      `  ${label.padEnd(40)} p50 ${median(run.lookMs).toFixed(0).padStart(4)} p99 ${percentile(run.lookMs, 99).toFixed(0).padStart(4)} ms  p50 ${median(run.waitMs).toFixed(0).padStart(4)} ms   timer gap ${run.stalls.timerGap.toFixed(0).padStart(4)} ms  frame gap ${run.stalls.frameGap.toFixed(0).padStart(4)} ms  long task ${run.stalls.longTask.toFixed(0).padStart(4)} ms  (×${(run.stalls.timerGap / idle.timerGap).toFixed(1)} idle)`,
+  // before the worker, and the fallback where workers are missing), then an idle page as long; on
+  // the fake camera's video (the drawn face, as the product sees it) and on a 1280×960 frame.
+  for (const [source, label] of [
+    ['camera', 'the live camera (face.mjpeg)'],
+    ['/samples/selfie.jpg', 'a 1280×960 frame of selfie.jpg'],
+  ] as const) {
+    const inWorker = await page.evaluate(
+      ([from, rounds]) => window.captureHarness.timeGuideLooks(from, rounds, 'worker'),
+      [source, ROUNDS] as const,
     );
+    const onPage = await page.evaluate(
+      ([from, rounds]) => window.captureHarness.timeGuideLooks(from, rounds, 'page'),
+      [source, ROUNDS] as const,
+    );
+    const idleMs = inWorker.waitMs.reduce((a, b) => a + b, 0) + ROUNDS * FACE_GUIDE_PAUSE_MS;
+    const idle = await page.evaluate((ms) => window.captureHarness.idleStalls(ms), idleMs);
+    console.log(
+      `\nCamera guide running in Chromium on ${label}, ${inWorker.size} (${ROUNDS} looks, ${inWorker.guide}, each followed by a ${FACE_GUIDE_PAUSE_MS} ms pause):`,
+    );
+    console.log(
+      `  ${''.padEnd(40)} look (shrink+detect)   page's wait   the page's thread kept from running at most`,
+    );
+    console.log(
+      `  ${'idle page, as long (baseline)'.padEnd(40)} ${'—'.padStart(20)} ${'—'.padStart(13)}   timer gap ${idle.timerGap.toFixed(0).padStart(4)} ms  frame gap ${idle.frameGap.toFixed(0).padStart(4)} ms  long task ${idle.longTask.toFixed(0).padStart(4)} ms`,
+    );
+    for (const [where, run] of [
+      [`in the ${inWorker.thread === 'worker' ? 'face worker' : "page's thread (no worker)"}`, inWorker],
+      ["on the page's thread (before, fallback)", onPage],
+    ] as const)
+      console.log(
+        `  ${where.padEnd(40)} p50 ${median(run.lookMs).toFixed(0).padStart(4)} p99 ${percentile(run.lookMs, 99).toFixed(0).padStart(4)} ms  p50 ${median(run.waitMs).toFixed(0).padStart(4)} ms   timer gap ${run.stalls.timerGap.toFixed(0).padStart(4)} ms  frame gap ${run.stalls.frameGap.toFixed(0).padStart(4)} ms  long task ${run.stalls.longTask.toFixed(0).padStart(4)} ms  (×${(run.stalls.timerGap / idle.timerGap).toFixed(1)} idle)`,
+      );
+  }
   const mrz = await page.evaluate(([path, rounds]) => window.captureHarness.timeMrz(path, rounds), [
     '/samples/gb-passport.jpg',
     ROUNDS,
