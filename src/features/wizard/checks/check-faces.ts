@@ -1,6 +1,6 @@
 import type { ClientCheckCode } from './check-codes';
 import type { FaceLook, FaceModelPaths } from './face-detection';
-import type { FaceAnswer, FaceRequest } from './face-worker';
+import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
 
 /**
  * The selfie's face check in the browser, with the service's rules (`@/shared/face-rules`): exactly
@@ -17,9 +17,6 @@ const paths = (): FaceModelPaths => ({
   modelBasePath: new URL('/models/human/', location.href).href,
   wasmPath: new URL('/models/tfjs/', location.href).href,
 });
-
-type Ask =
-  { kind: 'load' } | { kind: 'guide'; frame: ImageBitmap | VideoFrame } | { kind: 'selfie'; image: Blob };
 
 /** undefined: not started yet; null: none (missing features, or it failed to start). */
 let worker: Worker | null | undefined;
@@ -47,7 +44,7 @@ function faceWorker(): Worker | null {
 }
 
 /** The worker's answer; undefined when there is none to ask or it could not take the request. */
-function ask(request: Ask, transfer: Transferable[] = []): Promise<FaceAnswer | undefined> {
+function ask(request: FaceJob, transfer: Transferable[] = []): Promise<FaceAnswer | undefined> {
   const target = faceWorker();
   if (!target) return Promise.resolve(undefined);
   const id = nextId++;
@@ -70,7 +67,7 @@ async function onPage() {
 
 const failed = () => new Error('the face detection failed');
 
-/** Starts loading the face check ahead of the selfie; resolves with the TensorFlow.js backend used. */
+/** Starts loading the face check ahead of the selfie; says where it runs and on which backend. */
 export async function preloadFaceCheck(): Promise<{ backend: string; thread: 'worker' | 'page' }> {
   const reply = await ask({ kind: 'load' });
   if (reply && !reply.ok) throw failed();

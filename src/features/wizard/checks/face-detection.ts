@@ -36,17 +36,31 @@ export function loadHuman(paths: FaceModelPaths): Promise<Human> {
   return loading;
 }
 
-/** The TensorFlow.js backend Human runs on (the benchmark prints it). */
-export const backendOf = (human: Human) => human.tf.getBackend() as string;
+/** The TensorFlow.js backend Human runs on, and the wasm build (the benchmark prints it). */
+export function backendOf(human: Human): string {
+  const { simd, multithread } = human.env.wasm;
+  const backend = human.tf.getBackend() as string;
+  return backend === 'wasm' ? `wasm${simd ? ' SIMD' : ''}${multithread ? ' threads' : ''}` : backend;
+}
 
 // One detection at a time: the camera's guide may still be looking at a frame when the shot is
-// checked, and Human keeps per-call state.
+// checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
+// one canvas.
 let queue: Promise<unknown> = Promise.resolve();
-function detectOne(human: Human, input: Canvas) {
+function detectOne(human: Human, draw: () => Canvas) {
   const run = queue.then(async () => {
     const start = performance.now();
+    const input = draw();
+    const drawnAt = performance.now();
     const result = await human.detect(input);
-    return { result, detectMs: performance.now() - start };
+    const end = performance.now();
+    return {
+      result,
+      width: input.width,
+      height: input.height,
+      detectMs: end - drawnAt,
+      totalMs: end - start,
+    };
   });
   queue = run.catch(() => undefined);
   return run;
@@ -94,7 +108,7 @@ const detectedOf = (result: Awaited<ReturnType<Human['detect']>>): DetectedFace[
 export const GUIDE_FRAME_LONG_SIDE = 480;
 let frameCanvas: Canvas | undefined;
 
-/** The guide's look at one frame, and how long it took (shrinking, detection and rules). */
+/** The guide's look at one frame, and how long it took (shrinking and detection). */
 export interface FaceLook {
   guide: FaceGuide;
   lookMs: number;
@@ -106,12 +120,12 @@ export async function lookAtFrame(
   frame: CanvasImageSource,
   size: { width: number; height: number },
 ): Promise<FaceLook> {
-  const start = performance.now();
-  frameCanvas = drawn(frame, size, GUIDE_FRAME_LONG_SIDE, frameCanvas);
-  const { width, height } = frameCanvas;
-  const { result } = await detectOne(human, frameCanvas);
+  const { result, width, height, totalMs } = await detectOne(
+    human,
+    () => (frameCanvas = drawn(frame, size, GUIDE_FRAME_LONG_SIDE, frameCanvas)),
+  );
   const guide = faceGuide(judgeFaces(detectedOf(result), width, height), width, height);
-  return { guide, lookMs: performance.now() - start };
+  return { guide, lookMs: totalMs };
 }
 
 export interface SelfieFaces {
@@ -126,10 +140,14 @@ export interface SelfieFaces {
 /** Detects faces on a selfie (orientation from the file, long side 1024) and judges them as the service will. */
 export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFaces> {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const canvas = drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
-  bitmap.close();
-  const { result, detectMs } = await detectOne(human, canvas);
-  const judgement = judgeFaces(detectedOf(result), canvas.width, canvas.height);
+  const { result, width, height, detectMs } = await detectOne(human, () => {
+    try {
+      return drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
+    } finally {
+      bitmap.close();
+    }
+  });
+  const judgement = judgeFaces(detectedOf(result), width, height);
   const { faces, eyeOpenness } = judgement;
   const verdict = selfieVerdict(judgement);
   return { verdict, faces: faces.length, ...(eyeOpenness === undefined ? {} : { eyeOpenness }), detectMs };

@@ -12,13 +12,14 @@ import {
   type SelfieFaces,
 } from './face-detection';
 
-/** Every request says where the models are: the first one loads them, whichever it is. */
-export type FaceRequest = { id: number; paths: FaceModelPaths } & (
+export type FaceJob =
   | { kind: 'load' }
   /** A live camera frame, transferred (not copied); closed here once drawn. */
   | { kind: 'guide'; frame: ImageBitmap | VideoFrame }
-  | { kind: 'selfie'; image: Blob }
-);
+  | { kind: 'selfie'; image: Blob };
+
+/** Every request says where the models are: the first one loads them, whichever it is. */
+export type FaceRequest = { id: number; paths: FaceModelPaths } & FaceJob;
 
 export type FaceAnswer =
   | { id: number; ok: true; backend: string }
