@@ -92,6 +92,52 @@ test('a 12-megapixel photo is compressed in a web worker, upright, above 600×60
   expect(served.filter((path) => /\/assets\/photo-worker[^/]*\.js$/.test(path))).toHaveLength(1);
 });
 
+test('the face worker judges selfies and camera frames as the same code on the page does', async ({
+  page,
+}) => {
+  // Human loads twice (in the worker, then on the page) and each selfie is looked at four times.
+  test.slow();
+  await openHarness(page);
+  const selfies = loadSamples()
+    .filter((s) => s.field === 'selfie' && /\.(jpe?g|png)$/.test(s.file))
+    .map((s) => `/samples/${s.file}`);
+  const compared = await page.evaluate((paths) => window.captureHarness.compareFaceThreads(paths), selfies);
+  // Human picks the wasm backend (and the same wasm build) in the worker as on the page.
+  expect(compared.worker).toEqual({ backend: compared.page, thread: 'worker' });
+  expect(compared.page).toMatch(/^wasm\b/);
+  for (const row of compared.rows) expect(row.worker, row.path).toEqual(row.page);
+  // The samples cover every selfie verdict, so each was compared.
+  expect(new Set(compared.rows.map((row) => row.worker.verdict))).toEqual(
+    new Set([null, 'client.noFace', 'client.multipleFaces', 'client.closedEyes']),
+  );
+  const workers = await page.evaluate(() => window.captureHarness.workerUrls);
+  expect(workers).toEqual([
+    expect.stringMatching(new RegExp(`^${server.url}/assets/face-worker[^/]*\\.js$`)),
+  ]);
+});
+
+test('without OffscreenCanvas the face check runs on the page, with the same verdicts', async ({ page }) => {
+  test.slow();
+  await page.addInitScript(() => {
+    // @ts-expect-error: a browser without OffscreenCanvas (the photo pipeline falls back too).
+    delete window.OffscreenCanvas;
+  });
+  await openHarness(page);
+  const check = (file: string) =>
+    page.evaluate(([path, name]) => window.captureHarness.checkImageAt(path, name, { kind: 'selfie' }), [
+      `/samples/${file}`,
+      file,
+    ] as const);
+  expect(await check('selfie-no-face.jpg')).toEqual({ ok: false, reason: 'client.noFace' });
+  expect(await check('selfie-multiple-faces.jpg')).toEqual({ ok: false, reason: 'client.multipleFaces' });
+  expect(await check('selfie.jpg')).toMatchObject({ ok: true });
+  expect(await page.evaluate(() => window.captureHarness.preloadFace())).toEqual({
+    backend: expect.stringMatching(/^wasm\b/),
+    thread: 'page',
+  });
+  expect(await page.evaluate(() => window.captureHarness.workerUrls)).toEqual([]);
+});
+
 test('every sample image gets the answer the service gives for what pixels show', async ({ page }) => {
   // The selfies load the face models and run a detection each, the passports the OCR: more than
   // the default minute.

@@ -15,9 +15,10 @@ export interface DocumentReads {
 
 /**
  * Pause between two looks at the live frames, counted from the end of the previous one: the face
- * detection runs on the page's thread (Human's wasm backend), so it never runs back to back and
- * the preview and the buttons stay responsive. The MRZ OCR runs in tesseract.js's worker and the
- * barcode reader is quick, but both are heavier than a look at a face, hence the longer pause.
+ * detection runs in the face worker (on the page's thread only where workers are missing), but it
+ * still takes a core of a phone's few, so it never runs back to back. The MRZ OCR runs in
+ * tesseract.js's worker and the barcode reader is quick, but both are heavier than a look at a
+ * face, hence the longer pause.
  */
 export const FACE_GUIDE_PAUSE_MS = 600;
 export const DOCUMENT_GUIDE_PAUSE_MS = 1500;
@@ -65,8 +66,8 @@ export function useCameraGuide(
     async function lookAtFace() {
       const { guideFrame } = await import('../checks/check-faces');
       return async (video: HTMLVideoElement) => {
-        const face = await guideFrame(video);
-        if (!stopped) setState({ kind: 'face', state: face });
+        const { guide } = await guideFrame(video);
+        if (!stopped) setState({ kind: 'face', state: guide });
       };
     }
 

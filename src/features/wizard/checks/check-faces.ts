@@ -1,103 +1,125 @@
-import type { Human } from '@vladmandic/human';
-import {
-  FACE_INPUT_LONG_SIDE,
-  faceGuide,
-  humanConfig,
-  judgeFaces,
-  selfieVerdict,
-  type DetectedFace,
-  type FaceGuide,
-} from '@/shared/face-rules';
 import type { ClientCheckCode } from './check-codes';
+import type { FaceLook, FaceModelPaths } from './face-detection';
+import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
 
 /**
  * The selfie's face check in the browser, with the service's rules (`@/shared/face-rules`): exactly
- * one face, eyes open. Human (its ES bundle carries TensorFlow.js) and the three models it needs
- * here (blazeface, facemesh, iris: 4.6 MB, no descriptor model) load on the first selfie only;
- * vite.config.ts serves the model and wasm files from node_modules.
+ * one face, eyes open; and the live camera guide's look at a frame. Both run in one face worker
+ * (face-worker.ts, a file of the app), which loads Human (its ES bundle carries TensorFlow.js) and
+ * the three models it needs here (blazeface, facemesh, iris: 4.6 MB, no descriptor model) once, on
+ * the first selfie or camera look; vite.config.ts serves the model and wasm files from
+ * node_modules. Where workers or OffscreenCanvas are missing, the same code
+ * (face-detection.ts) runs on the page.
  */
 
-let loading: Promise<Human> | undefined;
+// Only types come from face-detection.ts above: Human reaches the page only where it runs there.
+const paths = (): FaceModelPaths => ({
+  modelBasePath: new URL('/models/human/', location.href).href,
+  wasmPath: new URL('/models/tfjs/', location.href).href,
+});
 
-function loadHuman(): Promise<Human> {
-  loading ??= (async () => {
-    const { Human: HumanClass } = await import('@vladmandic/human');
-    const config = humanConfig({
-      modelBasePath: new URL('/models/human/', location.href).href,
-      wasmPath: new URL('/models/tfjs/', location.href).href,
-      descriptor: false,
-    });
-    const human = new HumanClass(config as ConstructorParameters<typeof HumanClass>[0]);
-    await human.load();
-    return human;
-  })();
-  loading.catch(() => (loading = undefined));
-  return loading;
+/** undefined: not started yet; null: none (missing features, or it failed to start). */
+let worker: Worker | null | undefined;
+let nextId = 0;
+// undefined: the worker died before answering (the page takes over).
+const pending = new Map<number, (answer: FaceAnswer | undefined) => void>();
+
+function faceWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  if (typeof Worker !== 'function' || typeof OffscreenCanvas !== 'function') return (worker = null);
+  const started = new Worker(new URL('./face-worker.ts', import.meta.url), { type: 'module' });
+  started.addEventListener('message', (event: MessageEvent<FaceAnswer>) => {
+    pending.get(event.data.id)?.(event.data);
+    pending.delete(event.data.id);
+  });
+  started.addEventListener('error', () => {
+    // A worker that cannot start (blocked by policy, no module workers): the page does the work.
+    worker = null;
+    for (const [id, resolve] of pending) {
+      pending.delete(id);
+      resolve(undefined);
+    }
+  });
+  return (worker = started);
 }
 
-// One detection at a time: the camera's guide may still be looking at a frame when the shot is
-// checked, and Human keeps per-call state.
-let queue: Promise<unknown> = Promise.resolve();
-function detectOne(human: Human, input: HTMLCanvasElement) {
-  const run = queue.then(() => human.detect(input));
-  queue = run.catch(() => undefined);
-  return run;
+/** The worker's answer; undefined when there is none to ask or it could not take the request. */
+function ask(request: FaceJob, transfer: Transferable[] = []): Promise<FaceAnswer | undefined> {
+  const target = faceWorker();
+  if (!target) return Promise.resolve(undefined);
+  const id = nextId++;
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    try {
+      target.postMessage({ id, paths: paths(), ...request } satisfies FaceRequest, transfer);
+    } catch {
+      pending.delete(id);
+      resolve(undefined);
+    }
+  });
 }
 
-/** Starts loading the face check ahead of the selfie (the step that needs it calls this). */
-export const preloadFaceCheck = () => loadHuman().then(() => undefined);
-
-/** A canvas of the source shrunk to `longSide` at most (a reused canvas for the live frames). */
-function drawn(
-  source: CanvasImageSource,
-  size: { width: number; height: number },
-  longSide: number,
-  canvas = document.createElement('canvas'),
-) {
-  const scale = Math.min(1, longSide / Math.max(size.width, size.height));
-  canvas.width = Math.round(size.width * scale);
-  canvas.height = Math.round(size.height * scale);
-  canvas.getContext('2d')!.drawImage(source, 0, 0, canvas.width, canvas.height);
-  return canvas;
+/** The same detection on the page's thread (Human loaded here). */
+async function onPage() {
+  const detection = await import('./face-detection');
+  return { detection, human: await detection.loadHuman(paths()) };
 }
 
-async function pixels(image: Blob) {
-  const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const canvas = drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
-  bitmap.close();
-  return canvas;
+const failed = () => new Error('the face detection failed');
+
+/** Starts loading the face check ahead of the selfie; says where it runs and on which backend. */
+export async function preloadFaceCheck(): Promise<{ backend: string; thread: 'worker' | 'page' }> {
+  const reply = await ask({ kind: 'load' });
+  if (reply && !reply.ok) throw failed();
+  if (reply && 'backend' in reply) return { backend: reply.backend, thread: 'worker' };
+  const { detection, human } = await onPage();
+  return { backend: detection.backendOf(human), thread: 'page' };
 }
 
-const detectedOf = (result: Awaited<ReturnType<Human['detect']>>): DetectedFace[] =>
-  result.face.map((f) => ({
-    box: f.box,
-    score: f.boxScore ?? f.score,
-    mesh: f.mesh as DetectedFace['mesh'],
-  }));
+// Set once a browser refuses to transfer a VideoFrame to a worker: ImageBitmaps from then on.
+let framesTransfer = typeof VideoFrame === 'function';
 
 /**
- * Frames of the live camera are judged at this long side: the detector works at 256 px anyway,
- * and a smaller copy keeps each look at the frame short on the page's thread.
+ * The frame in the form the worker draws exactly as the page would draw the source (measured in
+ * Chromium): a video's VideoFrame (it shares the video's pixels, no copy on the page), a canvas's
+ * ImageBitmap (a canvas's VideoFrame is resampled differently when shrunk).
  */
-export const GUIDE_FRAME_LONG_SIDE = 480;
-let frameCanvas: HTMLCanvasElement | undefined;
+async function frameOf(source: HTMLVideoElement | HTMLCanvasElement): Promise<ImageBitmap | VideoFrame> {
+  return framesTransfer && source instanceof HTMLVideoElement
+    ? new VideoFrame(source)
+    : createImageBitmap(source);
+}
 
-/** What the live camera's guide says about the faces in the current frame of `video` (or a canvas). */
-export async function guideFrame(video: HTMLVideoElement | HTMLCanvasElement): Promise<FaceGuide> {
-  const human = await loadHuman();
-  frameCanvas ??= document.createElement('canvas');
+/**
+ * What the live camera's guide says about the faces in the current frame of `source` (a video, or
+ * a canvas), and how long the look took where it ran. The frame is handed to the face worker,
+ * which shrinks it (GUIDE_FRAME_LONG_SIDE) and detects there.
+ */
+export async function guideFrame(source: HTMLVideoElement | HTMLCanvasElement): Promise<FaceLook> {
+  if (faceWorker()) {
+    const frame = await frameOf(source);
+    const reply = await ask({ kind: 'guide', frame }, [frame]);
+    if (reply && !reply.ok) throw failed();
+    if (reply && 'look' in reply) return reply.look;
+    // Not transferred (the worker is gone, or could not take a VideoFrame): ours to close.
+    frame.close();
+    if (!(frame instanceof ImageBitmap) && faceWorker()) {
+      framesTransfer = false;
+      return guideFrame(source);
+    }
+  }
+  const { detection, human } = await onPage();
   const size =
-    video instanceof HTMLVideoElement
-      ? { width: video.videoWidth, height: video.videoHeight }
-      : { width: video.width, height: video.height };
-  const canvas = drawn(video, size, GUIDE_FRAME_LONG_SIDE, frameCanvas);
-  const judgement = judgeFaces(detectedOf(await detectOne(human, canvas)), canvas.width, canvas.height);
-  return faceGuide(judgement, canvas.width, canvas.height);
+    source instanceof HTMLVideoElement
+      ? { width: source.videoWidth, height: source.videoHeight }
+      : { width: source.width, height: source.height };
+  return detection.lookAtFrame(human, source, size);
 }
 
 export interface SelfieFaceCheck {
   problem: ClientCheckCode | null;
   faces: number;
+  eyeOpenness?: number;
   /** Time of the detection itself, models loaded (for the benchmark). */
   detectMs: number;
 }
@@ -108,16 +130,15 @@ const codeOf = {
   closedEyes: 'client.closedEyes',
 } as const satisfies Record<string, ClientCheckCode>;
 
-/** Detects faces on a selfie and judges them as the service will. */
+/** Detects faces on a selfie and judges them as the service will (in the face worker). */
 export async function checkSelfieFace(image: Blob): Promise<SelfieFaceCheck> {
-  const human = await loadHuman();
-  const canvas = await pixels(image);
-  await queue;
-  const start = performance.now();
-  const result = await detectOne(human, canvas);
-  const detectMs = performance.now() - start;
-  const detected = detectedOf(result);
-  const judgement = judgeFaces(detected, canvas.width, canvas.height);
-  const verdict = selfieVerdict(judgement);
-  return { problem: verdict ? codeOf[verdict] : null, faces: judgement.faces.length, detectMs };
+  const reply = await ask({ kind: 'selfie', image });
+  if (reply && !reply.ok) throw failed();
+  let selfie = reply && 'selfie' in reply ? reply.selfie : undefined;
+  if (!selfie) {
+    const { detection, human } = await onPage();
+    selfie = await detection.judgeSelfie(human, image);
+  }
+  const { verdict, ...rest } = selfie;
+  return { problem: verdict ? codeOf[verdict] : null, ...rest };
 }

@@ -1,0 +1,154 @@
+import { Human } from '@vladmandic/human';
+import {
+  FACE_INPUT_LONG_SIDE,
+  faceGuide,
+  humanConfig,
+  judgeFaces,
+  selfieVerdict,
+  type DetectedFace,
+  type FaceGuide,
+  type SelfieFaceVerdict,
+} from '@/shared/face-rules';
+
+/**
+ * The face detection itself, run by the face worker (face-worker.ts) or, where workers or
+ * OffscreenCanvas are missing, on the page (check-faces.ts): Human with the service's
+ * configuration (`@/shared/face-rules`) and the three models the browser needs (blazeface,
+ * facemesh, iris; no descriptor), loaded once per thread.
+ */
+
+/** Where the models and TensorFlow.js's wasm files are served (absolute URLs). */
+export interface FaceModelPaths {
+  modelBasePath: string;
+  wasmPath: string;
+}
+
+let loading: Promise<Human> | undefined;
+
+export function loadHuman(paths: FaceModelPaths): Promise<Human> {
+  loading ??= (async () => {
+    const config = humanConfig({ ...paths, descriptor: false });
+    const human = new Human(config as ConstructorParameters<typeof Human>[0]);
+    await human.load();
+    return human;
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** The TensorFlow.js backend Human runs on, and the wasm build (the benchmark prints it). */
+export function backendOf(human: Human): string {
+  const { simd, multithread } = human.env.wasm;
+  const backend = human.tf.getBackend() as string;
+  return backend === 'wasm' ? `wasm${simd ? ' SIMD' : ''}${multithread ? ' threads' : ''}` : backend;
+}
+
+// One detection at a time: the camera's guide may still be looking at a frame when the shot is
+// checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
+// one canvas.
+let queue: Promise<unknown> = Promise.resolve();
+function detectOne(human: Human, draw: () => Canvas) {
+  const run = queue.then(async () => {
+    const start = performance.now();
+    const input = draw();
+    const drawnAt = performance.now();
+    const result = await human.detect(input);
+    const end = performance.now();
+    return {
+      result,
+      width: input.width,
+      height: input.height,
+      detectMs: end - drawnAt,
+      totalMs: end - start,
+    };
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+type Canvas = OffscreenCanvas | HTMLCanvasElement;
+
+/** A canvas of `size` (OffscreenCanvas in a worker, or on a page that has it; reused when given). */
+function canvasOf(width: number, height: number, reuse?: Canvas): Canvas {
+  const canvas =
+    reuse ??
+    (typeof OffscreenCanvas === 'function'
+      ? new OffscreenCanvas(width, height)
+      : document.createElement('canvas'));
+  canvas.width = width;
+  canvas.height = height;
+  return canvas;
+}
+
+/** The source drawn shrunk to `longSide` at most. */
+function drawn(
+  source: CanvasImageSource,
+  size: { width: number; height: number },
+  longSide: number,
+  reuse?: Canvas,
+) {
+  const scale = Math.min(1, longSide / Math.max(size.width, size.height));
+  const canvas = canvasOf(Math.round(size.width * scale), Math.round(size.height * scale), reuse);
+  const context = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+  context.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
+const detectedOf = (result: Awaited<ReturnType<Human['detect']>>): DetectedFace[] =>
+  result.face.map((f) => ({
+    box: f.box,
+    score: f.boxScore ?? f.score,
+    mesh: f.mesh as DetectedFace['mesh'],
+  }));
+
+/**
+ * Frames of the live camera are judged at this long side: the detector works at 256 px anyway,
+ * and a smaller copy keeps each look short.
+ */
+export const GUIDE_FRAME_LONG_SIDE = 480;
+let frameCanvas: Canvas | undefined;
+
+/** The guide's look at one frame, and how long it took (shrinking and detection). */
+export interface FaceLook {
+  guide: FaceGuide;
+  lookMs: number;
+}
+
+/** What the live camera's guide says about the faces in `frame` (`size`: its pixel size). */
+export async function lookAtFrame(
+  human: Human,
+  frame: CanvasImageSource,
+  size: { width: number; height: number },
+): Promise<FaceLook> {
+  const { result, width, height, totalMs } = await detectOne(
+    human,
+    () => (frameCanvas = drawn(frame, size, GUIDE_FRAME_LONG_SIDE, frameCanvas)),
+  );
+  const guide = faceGuide(judgeFaces(detectedOf(result), width, height), width, height);
+  return { guide, lookMs: totalMs };
+}
+
+export interface SelfieFaces {
+  verdict: SelfieFaceVerdict;
+  faces: number;
+  /** The judged face's eye openness, when measured (the same figure from the worker and the page). */
+  eyeOpenness?: number;
+  /** Time of the detection itself, models loaded (for the benchmark). */
+  detectMs: number;
+}
+
+/** Detects faces on a selfie (orientation from the file, long side 1024) and judges them as the service will. */
+export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFaces> {
+  const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
+  const { result, width, height, detectMs } = await detectOne(human, () => {
+    try {
+      return drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
+    } finally {
+      bitmap.close();
+    }
+  });
+  const judgement = judgeFaces(detectedOf(result), width, height);
+  const { faces, eyeOpenness } = judgement;
+  const verdict = selfieVerdict(judgement);
+  return { verdict, faces: faces.length, ...(eyeOpenness === undefined ? {} : { eyeOpenness }), detectMs };
+}
