@@ -40,7 +40,13 @@ const checks: [string, string[], (path: string) => Promise<unknown>][] = [
   [
     'faces: document portrait',
     ['gb-passport.jpg', 'ar-national-id-front.jpg'],
-    (p) => detectFacesInFile(p, 'portrait'),
+    (p) => detectFacesInFile(p, 'count'),
+  ],
+  [
+    // Taken when the verification is processed, for the accepted selfie and portrait only.
+    'face match: descriptor of one face',
+    ['selfie.jpg', 'gb-passport.jpg'],
+    (p) => detectFacesInFile(p, 'descriptor'),
   ],
   ['MRZ: passport', ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'], readMrz],
   ['MRZ: card without one', ['document-no-mrz.jpg'], readMrz],
@@ -50,7 +56,7 @@ const checks: [string, string[], (path: string) => Promise<unknown>][] = [
     // The one decode with the barcode reader on, as send-input runs it.
     (p) => inspectImage(p, { pdf417: true }),
   ],
-  ['video: 3 frames (ffmpeg + faces)', ['liveness.mp4', 'video-no-face.mp4'], (p) => videoFaces(p, {})],
+  ['video: 3 frames (ffmpeg + face count)', ['liveness.mp4', 'video-no-face.mp4'], (p) => videoFaces(p, {})],
 ];
 
 // One warm-up pass, so that wasm kernels of each input size are compiled before timing.

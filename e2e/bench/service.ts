@@ -1,6 +1,6 @@
 // `npm run bench:service`: the embedded service in a child process under a realistic send-input
 // load (two ~2 MB document photos + a selfie per request) at 1, 4 and 16 concurrent clients,
-// then one 50 MB upload. Prints requests/s, p50/p99 latency and the service's peak RSS, beside a
+// then whole verifications to the end of processing (the face match is computed then), then one 50 MB upload. Prints requests/s, p50/p99 latency and the service's peak RSS, beside a
 // baseline measured in the same run: plain full decodes of the same three images (sharp, in this
 // process), one request's worth after another; and against ORIGINAL_REQ_PER_S, the figure the
 // service gave at 4 clients before its images were decoded once, shrunk on load, in a worker pool.
@@ -13,6 +13,7 @@ import { noisePhoto } from '../fixtures/noise-photo';
 import { sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from '../fixtures/free-port';
+import { samplePath } from '../fixtures/samples';
 import {
   buildBenchServers,
   compareStartUp,
@@ -163,6 +164,85 @@ try {
         `   ${(latencies.length / seconds / decodeSetsPerS).toFixed(2)}× the decodes, ${(latencies.length / seconds / ORIGINAL_REQ_PER_S).toFixed(1)}× ${ORIGINAL_REQ_PER_S} req/s (load ${os.loadavg()[0].toFixed(1)})`,
     );
   }
+
+  // Whole verifications, to the end of processing: the face match's descriptors are taken then
+  // (not while the send-input waits), so the time a verification takes to complete is printed
+  // beside its send-input's. global-passport: the passport and selfie samples (the same drawn
+  // face, a readable MRZ) and a proof of residency, in one send-input, then polled to its end.
+  const [passportBytes, residencyBytes, selfieBytes] = [
+    'gb-passport.jpg',
+    'gb-proof-of-residency.jpg',
+    'selfie.jpg',
+  ].map((f) => fs.readFileSync(samplePath(f)));
+  const flowInputs = [
+    {
+      inputType: 'document-photo',
+      group: 0,
+      data: { type: 'passport', country: 'GB', page: 'front', filename: 'p.jpg' },
+    },
+    {
+      inputType: 'document-photo',
+      group: 1,
+      data: { type: 'proof-of-residency', country: 'GB', page: 'front', filename: 'r.jpg' },
+    },
+    { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 's.jpg' } },
+  ];
+  async function wholeVerification() {
+    const created = await fetch(`${url}/v2/verifications`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ flowId: 'global-passport' }),
+    });
+    const { id, identity } = (await created.json()) as { id: string; identity: string };
+    const started = performance.now();
+    const response = await fetch(`${url}/v2/identities/${identity}/send-input`, {
+      method: 'POST',
+      headers: auth,
+      body: sendInputForm(flowInputs, [
+        { field: 'document', name: 'p.jpg', bytes: passportBytes },
+        { field: 'document', name: 'r.jpg', bytes: residencyBytes },
+        { field: 'selfie', name: 's.jpg', bytes: selfieBytes },
+      ]),
+    });
+    const results = (await response.json()) as { result: boolean }[];
+    const answered = performance.now() - started;
+    if (response.status !== 201 || !results.every((r) => r.result)) {
+      throw new Error(`whole flow send-input: ${response.status} ${JSON.stringify(results)}`);
+    }
+    for (;;) {
+      const data = (await (await fetch(`${url}/v2/verifications/${id}`, { headers: auth })).json()) as {
+        identity: { status: string };
+        documents?: { steps: { id: string }[] }[];
+      };
+      if (!['pending', 'running'].includes(data.identity.status)) {
+        if (!data.documents?.[0]?.steps.some((s) => s.id === 'facematch'))
+          throw new Error('no facematch step');
+        return { answered, completed: performance.now() - started };
+      }
+      await sleep(20);
+    }
+  }
+  await wholeVerification();
+  const wholeClients = 4;
+  const wholeCount = Number(process.env.BENCH_WHOLE ?? 16);
+  const answeredMs: number[] = [];
+  const completedMs: number[] = [];
+  let nextWhole = 0;
+  const wholeStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: wholeClients }, async () => {
+      while (nextWhole < wholeCount) {
+        nextWhole++;
+        const { answered, completed } = await wholeVerification();
+        answeredMs.push(answered);
+        completedMs.push(completed);
+      }
+    }),
+  );
+  const wholeSeconds = (performance.now() - wholeStarted) / 1000;
+  console.log(
+    `\nwhole verifications (global-passport, ${wholeClients} clients, ${wholeCount}): ${(wholeCount / wholeSeconds).toFixed(1)} completed/s; send-input answered p50 ${percentile(answeredMs, 50).toFixed(0)} / p99 ${percentile(answeredMs, 99).toFixed(0)} ms; completed (face match in) p50 ${percentile(completedMs, 50).toFixed(0)} / p99 ${percentile(completedMs, 99).toFixed(0)} ms (load ${os.loadavg()[0].toFixed(1)})`,
+  );
 
   // One 50 MB upload, streamed by the client too, to see how much the service's RSS grows.
   async function bigUpload(bytes: number, label: string) {

@@ -4,6 +4,7 @@ import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
+import { addFaceDescriptors } from './face-descriptors';
 import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
 
 export const newId = () => randomBytes(12).toString('hex');
@@ -220,6 +221,8 @@ export class Lifecycle {
           .inputs(v.id)
           .find((i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video');
         if (video) await makeVideoStills(this.ctx, v, video);
+        if (this.closed || !this.ctx.repo.get(id)) return;
+        await addFaceDescriptors(this.ctx, v, plan);
         if (this.closed || !this.ctx.repo.get(id)) return;
         result = buildResult(plan, v, this.ctx.repo.inputs(v.id));
         this.touch(id, { result: JSON.stringify(result) });

@@ -22,7 +22,7 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
   try {
     let frames: string[];
     try {
-      frames = (await extractFrames(path, dir, facts.durationSeconds)).sort();
+      frames = await extractFrames(path, dir, facts.durationSeconds);
     } catch (error) {
       ctx.log.info({ err: error }, 'no stills taken of a liveness video');
       return;

@@ -100,25 +100,28 @@ export function humanConfig(options: { modelBasePath: string; wasmPath: string; 
 /**
  * What each use of the detector needs, as per-call overrides of `humanConfig`'s models (the service
  * loads all four once and switches the unneeded ones off per image):
- * - selfie: everything. The iris model is what makes eye openness usable: without it, facemesh
- *   alone measured 0.24–0.37 for open eyes and 0.30 for closed ones (with it 0.53–0.62 and 0.28).
- *   Facemesh also drops false detections: the detector alone kept a 0.21 box on the no-face selfie.
- * - portrait (a document's front): facemesh and descriptor, no iris (no eye rule on documents). The
- *   detector alone would do for the descriptor (0.866–0.871 to the same face's selfie, 0.581–0.591 to
- *   another), but without facemesh's confidence the text boxes the detector finds on cards stay in
- *   (three on ar-national-id-front.jpg), and the descriptor is computed for each: the portrait took
- *   311–321 ms in `bench:checks` against 163 ms with facemesh.
- * - frame (a liveness video's frame): facemesh for the face count (as the selfie), no iris and no
- *   descriptor: only the chosen frame's descriptor is kept, so that frame is read again as a portrait.
+ * - selfie: detector, facemesh and iris. The iris model is what makes eye openness usable: without
+ *   it, facemesh alone measured 0.24–0.37 for open eyes and 0.30 for closed ones (with it 0.53–0.62
+ *   and 0.28). Facemesh also drops false detections: the detector alone kept a 0.21 box on the
+ *   no-face selfie.
+ * - count (a document's portrait, a liveness video's frame): detector and facemesh, for the face
+ *   count alone; facemesh's confidence drops the boxes the detector finds on a card's text.
+ * - descriptor (the face match): detector, facemesh and the descriptor. No send-input code needs a
+ *   descriptor, so it is computed when the verification is processed, for the accepted selfie (or
+ *   video frame) and document portrait only (src/service/face-descriptors.ts), never for a refused
+ *   input, and off the send-input's answer. The detector alone would do for the descriptor
+ *   (0.866–0.871 to the same face's selfie, 0.581–0.591 to another), but without facemesh the text
+ *   boxes on cards stay in (three on ar-national-id-front.jpg) and each got a descriptor: twice as
+ *   slow (311–321 vs 163 ms a portrait).
  * The descriptor is most of the cost: on one core, detector alone ~55 ms a face, detector + facemesh
  * + iris ~80 ms, detector + descriptor ~215 ms, all four ~370 ms (minimum of 9 runs, gb-passport.jpg,
  * load average ~13 on 2 cores).
  */
-export type FaceUse = 'selfie' | 'portrait' | 'frame';
+export type FaceUse = 'selfie' | 'count' | 'descriptor';
 export const FACE_USE_MODELS: Record<FaceUse, { mesh: boolean; iris: boolean; descriptor: boolean }> = {
-  selfie: { mesh: true, iris: true, descriptor: true },
-  portrait: { mesh: true, iris: false, descriptor: true },
-  frame: { mesh: true, iris: false, descriptor: false },
+  selfie: { mesh: true, iris: true, descriptor: false },
+  count: { mesh: true, iris: false, descriptor: false },
+  descriptor: { mesh: true, iris: false, descriptor: true },
 };
 
 /** Per-call configuration (Human's `detect(input, config)`) switching off what a use does not need. */

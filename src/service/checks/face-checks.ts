@@ -16,22 +16,26 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
   facts.faces = judgement.faces.length;
   if (judgement.eyeOpenness !== undefined)
     facts.eyeOpenness = Math.round(judgement.eyeOpenness * 1000) / 1000;
-  const descriptor = judgement.faces[0]?.embedding;
-  if (descriptor) facts.faceDescriptor = storedDescriptor(descriptor);
 }
 
-/** The selfie rule (exactly one face, eyes open), recording the face's descriptor for the match. */
+/** The selfie rule (exactly one face, eyes open). */
 export async function selfieFaces(path: string, facts: InputFacts) {
   const judgement = await detectFaces(path, 'selfie');
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
-/** A document portrait: its descriptor when there is one face or more (the largest is the holder). */
+/** A document portrait: noFace when there is none (the largest face is the holder's). */
 export async function documentFaces(path: string, facts: InputFacts): Promise<'noFace' | null> {
-  const judgement = await detectFaces(path, 'portrait');
+  const judgement = await detectFaces(path, 'count');
   record(facts, judgement);
   return judgement.faces.length === 0 ? 'noFace' : null;
+}
+
+/** The descriptor of the largest face in an image, rounded for storage; undefined when it has none. */
+export async function faceDescriptorOf(path: string) {
+  const embedding = (await detectFaces(path, 'descriptor')).faces[0]?.embedding;
+  return embedding?.length ? storedDescriptor(embedding) : undefined;
 }
 
 /** ffmpeg from FFMPEG_PATH or PATH; the service runs without it (then videos are not looked into). */
@@ -57,8 +61,14 @@ export async function extractFrames(path: string, dir: string, durationSeconds: 
   await new Promise<void>((resolve, reject) => {
     execFile(ffmpeg(), args, { timeout: FRAME_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve()));
   });
-  return (await readdir(dir)).filter((f) => f.endsWith('.png')).map((f) => join(dir, f));
+  // In time order (frame-%d), so that a frame's index names the same frame when taken again.
+  return (await readdir(dir))
+    .filter((f) => f.endsWith('.png'))
+    .sort((a, b) => frameNumber(a) - frameNumber(b))
+    .map((f) => join(dir, f));
 }
+
+const frameNumber = (name: string) => Number(/(\d+)\.png$/.exec(name)?.[1] ?? 0);
 
 let ffmpegMissing = false;
 
@@ -83,14 +93,12 @@ export async function videoFaces(
     }
     if (frames.length === 0) return null;
     let most = 0;
-    let best: string | undefined;
-    for (const frame of frames) {
-      const judgement = await detectFaces(frame, 'frame');
+    for (const [index, frame] of frames.entries()) {
+      const judgement = await detectFaces(frame, 'count');
       most = Math.max(most, judgement.faces.length);
-      if (judgement.faces.length === 1 && !best) best = frame;
+      // The frame whose face the face match will use (its descriptor is taken at processing).
+      if (judgement.faces.length === 1 && facts.faceFrame === undefined) facts.faceFrame = index;
     }
-    // The descriptor (most of a detection's cost) only for the frame whose face is kept.
-    if (best) record(facts, await detectFaces(best, 'portrait'));
     facts.faces = most;
     if (most === 0) return 'noFace';
     if (most > 1) return 'multipleFaces';

@@ -45,8 +45,13 @@ export interface InputFacts {
   faces?: number;
   /** Mean eye openness of the largest face (`src/shared/face-rules.ts`). */
   eyeOpenness?: number;
-  /** Face descriptor of the largest face, for the face match (faces.ts `storedDescriptor`). */
+  /**
+   * Face descriptor of the largest face, for the face match (faces.ts `storedDescriptor`); added
+   * when the verification is processed (src/service/face-descriptors.ts).
+   */
   faceDescriptor?: number[];
+  /** A liveness video's sampled frame (index, in time order) that shows exactly one face. */
+  faceFrame?: number;
   /** The scenario code carried by the file's marker, if any. */
   scenario?: ErrorCode;
   person?: Person;
