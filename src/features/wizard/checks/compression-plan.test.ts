@@ -13,21 +13,21 @@ describe('compressionPlan', () => {
 
   it('shrinks a 12-megapixel photo to the target long side, either way up', () => {
     expect(compressionPlan({ width: 4000, height: 3000, bytes: 2 * MB })).toEqual({
-      width: 2560,
-      height: 1920,
+      width: 2048,
+      height: 1536,
     });
     expect(compressionPlan({ width: 3000, height: 4000, bytes: 5 * MB })).toEqual({
-      width: 1920,
-      height: 2560,
+      width: 1536,
+      height: 2048,
     });
     // 4032×3024 (a phone's 12 MP): the short side rounded, not truncated.
     expect(compressionPlan({ width: 4032, height: 3024, bytes: 4 * MB })).toEqual({
-      width: 2560,
-      height: 1920,
+      width: 2048,
+      height: 1536,
     });
     expect(compressionPlan({ width: 4000, height: 2250, bytes: 4 * MB })).toEqual({
-      width: 2560,
-      height: 1440,
+      width: 2048,
+      height: 1152,
     });
   });
 

@@ -67,7 +67,7 @@ const smoothingFor = (factor: number): ImageSmoothingQuality => (factor <= 2 ? '
  * the plan says so or for a camera frame, one JPEG encode. Runs in photo-worker.ts, or on the page
  * where OffscreenCanvas is missing.
  *
- * Measured in Chromium's worker on a 12 MP photo (4000×3000 to 1920×2560, a loaded 2-core machine):
+ * Measured in Chromium's worker on a 12 MP photo (4000×3000 to 1920×2560 then, a loaded 2-core machine):
  * decoding at the planned size with resizeQuality 'low' cost no more than the full decode and
  * saved ~40 ms of drawing (the draw before the encode becomes a copy); 'medium' and 'high' cost
  * +140 and +200 ms; WebCodecs' ImageDecoder at a reduced size decoded no faster.
