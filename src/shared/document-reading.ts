@@ -70,15 +70,23 @@ export const MRZ_OCR_PARAMETERS = {
 
 const TD_LENGTHS = [44, 36, 30];
 
-/** Lines that look like MRZ: long runs of the MRZ alphabet with filler. Near-misses are re-padded. */
+/**
+ * Lines that look like MRZ: long runs of the MRZ alphabet with filler. Near-misses are re-padded to
+ * the format of the longest line; a line that ends in filler is padded whatever it lacks, because
+ * OCR miscounts long runs of `<` (a 3000 px passport photo's name line came out 41 long, not 44)
+ * and trailing filler carries nothing the check digits cover.
+ */
 export function mrzLines(text: string): string[] {
   const candidates = text
     .split('\n')
     .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
     .filter((l) => l.length >= 26 && l.includes('<'));
   if (candidates.length < 2) return [];
-  const length = TD_LENGTHS.find((n) => candidates.every((l) => Math.abs(l.length - n) <= 2));
+  const longest = Math.max(...candidates.map((l) => l.length));
+  const length = TD_LENGTHS.find((n) => Math.abs(longest - n) <= 2);
   if (!length) return candidates;
+  const fits = (l: string) => Math.abs(l.length - length) <= 2 || (l.length < length && l.endsWith('<'));
+  if (!candidates.every(fits)) return candidates;
   return candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
 }
 

@@ -39,6 +39,11 @@ describe('MRZ lines and parsing', () => {
     const text = `SPECIMEN PASSPORT\n${l1.slice(0, 43)}\n ${l2} \nfooter`;
     expect(mrzLines(text)).toEqual([l1, l2]);
     expect(mrzLines('no zone here\nNAME <')).toEqual([]);
+    // OCR miscounts long filler runs: a name line short by more than two still ends in filler.
+    expect(mrzLines(`${l1.slice(0, 39)}\n${l2}`)).toEqual([l1, l2]);
+    // A data line short by more (no trailing filler) is left as read, to fail its check digits.
+    const dropped = `${l2.slice(0, 29)}${l2.slice(-8)}`;
+    expect(mrzLines(`${l1}\n${dropped}`)).toEqual([l1, dropped]);
   });
 
   it('reads the person and the dates with their century; a wrong check digit is invalid', () => {
