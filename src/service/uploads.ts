@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { once } from 'node:events';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -80,6 +81,7 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
   if (!request.isMultipart()) throw integrationError('the body must be a multipart form', 'not_multipart');
   const form: ReceivedForm = { inputs: null, files: [] };
   let pendingTmp: string | null = null;
+  let pendingWrite: fs.WriteStream | null = null;
   try {
     const parts = request.parts({
       limits: {
@@ -108,9 +110,11 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
       pendingTmp = tmp;
       const sniffed: { format?: FileFormat } = {};
       const counter = guard(part.fieldname, (f) => (sniffed.format = f));
-      await pipeline(part.file, counter, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+      pendingWrite = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+      await pipeline(part.file, counter, pendingWrite);
       const size = (await fs.promises.stat(tmp)).size;
       pendingTmp = null;
+      pendingWrite = null;
       form.files.push({
         field: part.fieldname,
         filename: part.filename ?? '',
@@ -122,6 +126,9 @@ export async function receiveForm(request: FastifyRequest, store: MediaStore): P
     if (form.files.length) store.failing = false;
     return form;
   } catch (error) {
+    // A refusal in the first chunk can come before the file is even opened: removing it then would
+    // leave the file the stream opens a moment later, so the stream is let close first.
+    if (pendingWrite && !pendingWrite.closed) await once(pendingWrite, 'close').catch(() => undefined);
     await discardFiles([...form.files.map((f) => f.path), ...(pendingTmp ? [pendingTmp] : [])]);
     if (error instanceof ServiceError || (error as { statusCode?: number }).statusCode) throw error;
     // A full disk is the service's trouble, answered by the error handler (507), not the client's.
