@@ -10,7 +10,7 @@ import path from 'node:path';
 import { devDefaults } from '@/shared/dev-defaults';
 import { facePhoto } from '../fixtures/face-photo';
 import { noisePhoto } from '../fixtures/noise-photo';
-import { sendInputForm } from '../fixtures/send-input-form';
+import { globalPassportInputs, sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from '../fixtures/free-port';
 import { samplePath } from '../fixtures/samples';
@@ -174,19 +174,6 @@ try {
     'gb-proof-of-residency.jpg',
     'selfie.jpg',
   ].map((f) => fs.readFileSync(samplePath(f)));
-  const flowInputs = [
-    {
-      inputType: 'document-photo',
-      group: 0,
-      data: { type: 'passport', country: 'GB', page: 'front', filename: 'p.jpg' },
-    },
-    {
-      inputType: 'document-photo',
-      group: 1,
-      data: { type: 'proof-of-residency', country: 'GB', page: 'front', filename: 'r.jpg' },
-    },
-    { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 's.jpg' } },
-  ];
   async function wholeVerification() {
     const created = await fetch(`${url}/v2/verifications`, {
       method: 'POST',
@@ -198,10 +185,10 @@ try {
     const response = await fetch(`${url}/v2/identities/${identity}/send-input`, {
       method: 'POST',
       headers: auth,
-      body: sendInputForm(flowInputs, [
-        { field: 'document', name: 'p.jpg', bytes: passportBytes },
-        { field: 'document', name: 'r.jpg', bytes: residencyBytes },
-        { field: 'selfie', name: 's.jpg', bytes: selfieBytes },
+      body: sendInputForm(globalPassportInputs, [
+        { field: 'document', name: 'passport.jpg', bytes: passportBytes },
+        { field: 'document', name: 'residency.jpg', bytes: residencyBytes },
+        { field: 'selfie', name: 'selfie.jpg', bytes: selfieBytes },
       ]),
     });
     const results = (await response.json()) as { result: boolean }[];

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { freePort } from '../fixtures/free-port';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { sample } from '../fixtures/samples';
+import { globalPassportInputs } from '../fixtures/send-input-form';
 import { startNode, sleep, stopNode, waitForHttp } from './lib/node-process';
 import { rssKb, rssPeakSampler } from './lib/proc-stats';
 
@@ -89,22 +90,7 @@ async function uploader() {
       // (webhook events follow): the passport and the selfie are samples the checks pass, the
       // proof of residency is the 4 MB photo.
       const form = new FormData();
-      form.append(
-        'inputs',
-        JSON.stringify([
-          {
-            inputType: 'document-photo',
-            group: 0,
-            data: { type: 'passport', country: 'GB', page: 'front', filename: 'passport.jpg' },
-          },
-          {
-            inputType: 'document-photo',
-            group: 1,
-            data: { type: 'proof-of-residency', country: 'GB', page: 'front', filename: 'residency.jpg' },
-          },
-          { inputType: 'selfie-photo', data: { type: 'selfie-photo', filename: 'selfie.jpg' } },
-        ]),
-      );
+      form.append('inputs', JSON.stringify(globalPassportInputs));
       form.append('document', new Blob([new Uint8Array(passport)], { type: 'image/jpeg' }), 'passport.jpg');
       form.append('document', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'residency.jpg');
       form.append('selfie', new Blob([new Uint8Array(selfie)], { type: 'image/jpeg' }), 'selfie.jpg');
