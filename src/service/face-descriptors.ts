@@ -5,8 +5,7 @@ import { documentSlotKey, type FlowPlan } from '@/shared/flow-plan';
 import { extractFrames, faceDescriptorOf } from './checks/face-checks';
 import type { InputFacts } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
-
-const factsOf = (row: InputRow): InputFacts => (row.facts ? (JSON.parse(row.facts) as InputFacts) : {});
+import { factsOf } from './verification-data';
 
 /** The descriptor of a liveness video's kept frame (the frames are taken again, as at the check). */
 async function videoDescriptor(path: string, facts: InputFacts) {

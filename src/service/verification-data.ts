@@ -220,7 +220,8 @@ function fieldsOf(person: Person): DocumentResult['fields'] {
   return fields;
 }
 
-const factsOf = (row: InputRow | undefined): InputFacts =>
+/** What an input's checks recorded (none for a missing input). */
+export const factsOf = (row: InputRow | undefined): InputFacts =>
   row?.facts ? (JSON.parse(row.facts) as InputFacts) : {};
 const descriptorOf = (row: InputRow) => JSON.parse(row.descriptor) as { data: Record<string, unknown> };
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
+import { FACE_MATCH_MIN_SIMILARITY } from '@/shared/face-rules';
 import { mxCustomFieldsInputs } from '../../e2e/fixtures/send-input-form';
 import { sample } from '../../e2e/fixtures/samples';
 import {
@@ -58,6 +59,13 @@ describe('the liveness step, in the hosted API shape', () => {
     expect((sent.body as { result: boolean }[]).map((r) => r.result)).toEqual([true, true, true, true, true]);
     const data = verificationDataSchema.parse(
       await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected'], 60_000),
+    );
+    // The face match compares the video's kept frame (its descriptor taken at processing) with the
+    // card's portrait: the same drawn face.
+    const match = data.documents[0].steps.find((s) => s.id === 'facematch');
+    expect(match?.error ?? null).toBeNull();
+    expect(Number((match?.data as { score: number }).score)).toBeGreaterThanOrEqual(
+      FACE_MATCH_MIN_SIMILARITY * 100,
     );
     const liveness = data.steps.find((s) => s.id === 'liveness')!;
     const urls = liveness.data as { videoUrl: string; selfieUrl: string; spriteUrl: string };

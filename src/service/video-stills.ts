@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { extractFrames } from './checks/face-checks';
-import type { InputFacts } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
+import { factsOf } from './verification-data';
 
 const SPRITE_HEIGHT = 240;
 
@@ -15,7 +15,7 @@ const SPRITE_HEIGHT = 240;
  * (or with a video it cannot read) there are none, and their URLs are null.
  */
 export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, video: InputRow) {
-  const facts = video.facts ? (JSON.parse(video.facts) as InputFacts) : {};
+  const facts = factsOf(video);
   const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
   if (facts.frames || !path) return;
   const dir = await mkdtemp(join(tmpdir(), 'idv-stills-'));
