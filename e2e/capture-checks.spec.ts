@@ -13,6 +13,7 @@ import {
 } from './fixtures/capture-harness-server';
 import { PHOTO_MARKER, twelveMegapixelPhoto } from './fixtures/photo-fixture';
 import { isExpired, readsMrz } from '@/shared/document-reading';
+import { hammingDistance } from '@/shared/image-metrics';
 import { markerOnlyCodes } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { loadSamples, samplesDir } from './fixtures/samples';
@@ -72,10 +73,14 @@ test('a 12-megapixel photo is compressed in a web worker, upright, above 600×60
     name: 'IMG_0001.jpg',
   });
   if (!result.ok || !('width' in result)) throw new Error('not an image result');
-  // Taken sideways (orientation 6): the upload is portrait, pixels already turned, EXIF gone.
+  // Taken sideways (orientation 6): the upload is portrait as shown; its pixels stay as stored,
+  // with the orientation as the copy's only EXIF tag (camera make and GPS gone).
   expect({ width: result.width, height: result.height }).toEqual({ width: 1536, height: 2048 });
   expect(result.decoded).toEqual({ width: 1536, height: 2048 });
-  expect(result.header).toEqual({ format: 'jpeg', width: 1536, height: 2048, orientation: 1 });
+  expect(result.header).toEqual({ format: 'jpeg', width: 1536, height: 2048, orientation: 6 });
+  // The metrics were taken upright: their hash is the hash of the copy as shown (a turned image
+  // hashes ~32 of 64 bits apart).
+  expect(hammingDistance(result.phash, result.shownPhash)).toBeLessThanOrEqual(4);
   expect(result.text).not.toContain('TestCam');
   expect(result.text).toContain(MARKER);
   expect(result.phash).toMatch(/^[0-9a-f]{16}$/);

@@ -117,7 +117,7 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   else {
     // One decode: the metrics and, for a large photo (compression-plan.ts), the upload's JPEG.
     const outcome = await preparePhoto(named, {
-      size: size && { width: size.width, height: size.height },
+      size: size && { width: size.width, height: size.height, orientation: size.orientation },
       bytes: file.size,
       encode: false,
       quality: COMPRESS_QUALITY,

@@ -2,7 +2,8 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
-  addJpegComments,
+  addJpegSegments,
+  jpegHeadWithoutExif,
   readImageHeader,
   readTextMarkers,
   stripJpegLocation,
@@ -245,11 +246,42 @@ describe('scenario markers', () => {
     // A JFIF APP0 segment, as a canvas encoder writes it.
     const app0 = Buffer.from([0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]);
     const jpeg = Buffer.concat([plain.subarray(0, 2), app0, plain.subarray(2)]);
-    const out = addJpegComments(jpeg, [MARKER]);
+    const out = addJpegSegments(jpeg, { comments: [MARKER] });
     expect(readTextMarkers(out)).toEqual([MARKER]);
     // JFIF's APP0 stays first, where strict readers look for it.
     expect([out[2], out[3]]).toEqual([0xff, 0xe0]);
     expect([out[20], out[21]]).toEqual([0xff, 0xfe]);
     expect((await sharp(Buffer.from(out)).metadata()).width).toBe(640);
+  });
+
+  it('writes an orientation that sharp and the header reader both honour', async () => {
+    // 64×32 stored, turned a quarter clockwise (6) when displayed: 32×64.
+    const stored = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#963' } })
+      .jpeg()
+      .toBuffer();
+    const out = addJpegSegments(stored, { comments: [MARKER], orientation: 6 });
+    expect(readImageHeader(out)).toEqual({ format: 'jpeg', width: 32, height: 64, orientation: 6 });
+    expect(readTextMarkers(out)).toEqual([MARKER]);
+    const meta = await sharp(Buffer.from(out)).metadata();
+    expect(meta.orientation).toBe(6);
+    const upright = await sharp(Buffer.from(out)).rotate().toBuffer({ resolveWithObject: true });
+    expect([upright.info.width, upright.info.height]).toEqual([32, 64]);
+    // Orientation 1 adds nothing.
+    expect(addJpegSegments(stored, { orientation: 1 })).toBe(stored);
+  });
+
+  it('drops every EXIF segment of a head, keeping the other segments and the scan', async () => {
+    const photo = await photoWithGps(6);
+    const commented = addJpegSegments(photo, { comments: [MARKER] });
+    const stripped = jpegHeadWithoutExif(commented);
+    if (!stripped) throw new Error('no SOS in the bytes');
+    expect(stripped.changed).toBe(true);
+    const file = Buffer.concat([stripped.head, commented.subarray(stripped.restStart)]);
+    expect(readImageHeader(file)).toEqual({ format: 'jpeg', width: 800, height: 640, orientation: 1 });
+    expect(readTextMarkers(file)).toEqual([MARKER]);
+    expect(hasLatitude(file)).toBe(false);
+    const meta = await sharp(file).metadata();
+    expect([meta.width, meta.height, meta.orientation, meta.exif]).toEqual([800, 640, undefined, undefined]);
+    expect(jpegHeadWithoutExif(commented.subarray(0, 40))).toBeNull();
   });
 });

@@ -299,9 +299,68 @@ export function readTextMarkers(bytes: Uint8Array): string[] {
   return texts.filter((t) => t.includes('idv-'));
 }
 
-/** Adds COM segments to a JPEG after its leading APPn segments (where JFIF/EXIF readers expect them). */
-export function addJpegComments(bytes: Uint8Array, comments: readonly string[]): Uint8Array {
-  if (!comments.length || !isJpeg(bytes)) return bytes;
+/**
+ * The JPEG up to its scan without its EXIF segments (`bytes` must reach the SOS marker; null when it
+ * does not or is no JPEG). A browser decodes a file made of this head and the untouched rest as the
+ * pixels are stored, whatever turn the EXIF orientation names.
+ */
+export function jpegHeadWithoutExif(bytes: Uint8Array): StrippedHead | null {
+  if (!isJpeg(bytes)) return null;
+  const { segments, scanStart } = jpegSegments(bytes);
+  if (scanStart < 0) return null;
+  const parts: Uint8Array[] = [bytes.subarray(0, 2)];
+  let changed = false;
+  for (const segment of segments) {
+    if (segment.marker === 0xe1 && startsWith(bytes, segment.payloadStart, EXIF_ID)) changed = true;
+    else parts.push(bytes.subarray(segment.start, segment.end));
+  }
+  return { head: concat(parts), restStart: scanStart, changed };
+}
+
+/** An APP1 EXIF segment holding only an orientation (big-endian TIFF, one IFD with one entry). */
+function exifOrientationSegment(orientation: number): Uint8Array {
+  const tiff = [
+    0x4d,
+    0x4d,
+    0,
+    42,
+    0,
+    0,
+    0,
+    8,
+    0,
+    1,
+    0x01,
+    0x12,
+    0,
+    3,
+    0,
+    0,
+    0,
+    1,
+    0,
+    orientation,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ];
+  const length = 2 + EXIF_ID.length + tiff.length;
+  return new Uint8Array([0xff, 0xe1, length >> 8, length & 0xff, ...EXIF_ID, ...tiff]);
+}
+
+/**
+ * Adds to a JPEG, after its leading APPn segments (where JFIF/EXIF readers expect them), an EXIF
+ * orientation when it is not 1 and a COM segment per comment.
+ */
+export function addJpegSegments(
+  bytes: Uint8Array,
+  { comments = [], orientation = 1 }: { comments?: readonly string[]; orientation?: number },
+): Uint8Array {
+  const turned = orientation >= 2 && orientation <= 8;
+  if ((!comments.length && !turned) || !isJpeg(bytes)) return bytes;
   const { segments } = jpegSegments(bytes);
   let insertAt = 2;
   for (const s of segments) {
@@ -316,7 +375,12 @@ export function addJpegComments(bytes: Uint8Array, comments: readonly string[]):
     segment.set(text, 4);
     return segment;
   });
-  return concat([bytes.subarray(0, insertAt), ...coms, bytes.subarray(insertAt)]);
+  return concat([
+    bytes.subarray(0, insertAt),
+    ...(turned ? [exifOrientationSegment(orientation)] : []),
+    ...coms,
+    bytes.subarray(insertAt),
+  ]);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
