@@ -1,6 +1,6 @@
 // `npm run bench:service`: the embedded service in a child process under a realistic send-input
 // load (two ~2 MB document photos + a selfie per request) at 1, 4 and 16 concurrent clients,
-// then whole verifications to the end of processing (the face match is computed then), then one 50 MB upload. Prints requests/s, p50/p99 latency and the service's peak RSS, beside a
+// then whole verifications to the end of processing (the face match is computed then), then one 50 MB upload. Prints requests/s, p50/p99 latency, the service's CPU time per send-input (all its threads) and its peak RSS, beside a
 // baseline measured in the same run: plain full decodes of the same three images (sharp, in this
 // process), one request's worth after another; and against ORIGINAL_REQ_PER_S, the figure the
 // service gave at 4 clients before its images were decoded once, shrunk on load, in a worker pool.
@@ -25,7 +25,7 @@ import {
   waitForHttp,
 } from './lib/node-process';
 import { percentile } from './lib/percentile';
-import { rssPeakSampler } from './lib/proc-stats';
+import { cpuMs, rssPeakSampler } from './lib/proc-stats';
 
 const levels = (process.env.BENCH_CLIENTS ?? '1,4,16').split(',').map(Number);
 const requestsPerLevel = Number(process.env.BENCH_REQUESTS ?? 48);
@@ -143,12 +143,14 @@ try {
     `\nbaseline: plain full decodes of one request's three images (sharp, this process): ${decodeSetsPerS.toFixed(1)} sets/s; load average ${os.loadavg()[0].toFixed(1)}`,
   );
   console.log(
-    '\nclients  requests  req/s   p50 ms   p99 ms   peak RSS MB   longest event-loop stall ms   req/s vs baseline, vs original',
+    '\nclients  requests  req/s   p50 ms   p99 ms   CPU ms/req   peak RSS MB   longest event-loop stall ms   req/s vs baseline, vs original',
   );
   for (const clients of levels) {
     rss.reset();
     const latencies: number[] = [];
     let next = 0;
+    // The service's CPU time (all its threads) per send-input: what bounds the rate on 2 cores.
+    const cpuBefore = cpuMs(child.pid!);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: clients }, async () => {
@@ -159,8 +161,9 @@ try {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpuPerRequest = (cpuMs(child.pid!) - cpuBefore) / latencies.length;
     console.log(
-      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}   ${(await monitor.longestStall(child)).toFixed(0).padStart(27)}` +
+      `${String(clients).padStart(7)}  ${String(latencies.length).padStart(8)}  ${(latencies.length / seconds).toFixed(1).padStart(5)}  ${percentile(latencies, 50).toFixed(0).padStart(7)}  ${percentile(latencies, 99).toFixed(0).padStart(7)}  ${cpuPerRequest.toFixed(0).padStart(10)}  ${mbOfKb(rss.peakKb).toFixed(0).padStart(11)}   ${(await monitor.longestStall(child)).toFixed(0).padStart(27)}` +
         `   ${(latencies.length / seconds / decodeSetsPerS).toFixed(2)}× the decodes, ${(latencies.length / seconds / ORIGINAL_REQ_PER_S).toFixed(1)}× ${ORIGINAL_REQ_PER_S} req/s (load ${os.loadavg()[0].toFixed(1)})`,
     );
   }
@@ -209,27 +212,30 @@ try {
       await sleep(20);
     }
   }
-  await wholeVerification();
-  const wholeClients = 4;
+  // BENCH_WHOLE=0 skips the phase.
   const wholeCount = Number(process.env.BENCH_WHOLE ?? 16);
-  const answeredMs: number[] = [];
-  const completedMs: number[] = [];
-  let nextWhole = 0;
-  const wholeStarted = performance.now();
-  await Promise.all(
-    Array.from({ length: wholeClients }, async () => {
-      while (nextWhole < wholeCount) {
-        nextWhole++;
-        const { answered, completed } = await wholeVerification();
-        answeredMs.push(answered);
-        completedMs.push(completed);
-      }
-    }),
-  );
-  const wholeSeconds = (performance.now() - wholeStarted) / 1000;
-  console.log(
-    `\nwhole verifications (global-passport, ${wholeClients} clients, ${wholeCount}): ${(wholeCount / wholeSeconds).toFixed(1)} completed/s; send-input answered p50 ${percentile(answeredMs, 50).toFixed(0)} / p99 ${percentile(answeredMs, 99).toFixed(0)} ms; completed (face match in) p50 ${percentile(completedMs, 50).toFixed(0)} / p99 ${percentile(completedMs, 99).toFixed(0)} ms (load ${os.loadavg()[0].toFixed(1)})`,
-  );
+  if (wholeCount > 0) {
+    await wholeVerification();
+    const wholeClients = 4;
+    const answeredMs: number[] = [];
+    const completedMs: number[] = [];
+    let nextWhole = 0;
+    const wholeStarted = performance.now();
+    await Promise.all(
+      Array.from({ length: wholeClients }, async () => {
+        while (nextWhole < wholeCount) {
+          nextWhole++;
+          const { answered, completed } = await wholeVerification();
+          answeredMs.push(answered);
+          completedMs.push(completed);
+        }
+      }),
+    );
+    const wholeSeconds = (performance.now() - wholeStarted) / 1000;
+    console.log(
+      `\nwhole verifications (global-passport, ${wholeClients} clients, ${wholeCount}): ${(wholeCount / wholeSeconds).toFixed(1)} completed/s; send-input answered p50 ${percentile(answeredMs, 50).toFixed(0)} / p99 ${percentile(answeredMs, 99).toFixed(0)} ms; completed (face match in) p50 ${percentile(completedMs, 50).toFixed(0)} / p99 ${percentile(completedMs, 99).toFixed(0)} ms (load ${os.loadavg()[0].toFixed(1)})`,
+    );
+  }
 
   // One 50 MB upload, streamed by the client too, to see how much the service's RSS grows.
   async function bigUpload(bytes: number, label: string) {

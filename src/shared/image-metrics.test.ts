@@ -59,6 +59,47 @@ describe('normalisation', () => {
     const out = boxResize({ data: [0, 10, 20, 30, 40, 50, 60, 70], width: 4, height: 2, channels: 1 }, 2, 1);
     expect([...(out.data as Uint8Array)]).toEqual([25, 45]);
   });
+
+  it("gives, for any sizes and channels, the rounded mean of each output pixel's source box", () => {
+    // The definition, pixel by pixel (the function sums rows first, for speed).
+    const reference = (
+      image: { data: Uint8Array; width: number; height: number; channels: number },
+      outW: number,
+      outH: number,
+    ) => {
+      const { data, width: w, height: h, channels: c } = image;
+      const out: number[] = [];
+      for (let y = 0; y < outH; y++) {
+        const y0 = Math.floor((y * h) / outH);
+        const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * h) / outH));
+        for (let x = 0; x < outW; x++) {
+          const x0 = Math.floor((x * w) / outW);
+          const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * w) / outW));
+          for (let k = 0; k < c; k++) {
+            let sum = 0;
+            for (let sy = y0; sy < y1; sy++)
+              for (let sx = x0; sx < x1; sx++) sum += data[(sy * w + sx) * c + k];
+            out.push(Math.round(sum / ((y1 - y0) * (x1 - x0))));
+          }
+        }
+      }
+      return out;
+    };
+    let seed = 3;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 23;
+    for (const [w, h, c, outW, outH] of [
+      [1024, 683, 4, 512, 342],
+      [97, 61, 3, 40, 25],
+      [33, 20, 1, 33, 20],
+      [10, 7, 2, 23, 15],
+    ]) {
+      const data = Uint8Array.from({ length: w * h * c }, random);
+      const out = boxResize({ data, width: w, height: h, channels: c }, outW, outH);
+      expect([...(out.data as Uint8Array)]).toEqual(
+        reference({ data, width: w, height: h, channels: c }, outW, outH),
+      );
+    }
+  });
 });
 
 describe('grayscale', () => {

@@ -64,26 +64,59 @@ export function boxResize(image: PixelImage, outW: number, outH: number): PixelI
     x0[x] = Math.floor((x * w) / outW);
     x1[x] = Math.max(x0[x] + 1, Math.floor(((x + 1) * w) / outW));
   }
-  const sums = new Float64Array(outW * c);
-  const counts = new Float64Array(outW);
+  // Each output row first sums its source rows column by column (one linear pass over the bytes,
+  // the costly part), then each output pixel sums its columns of that, with the same integer sums
+  // as pixel by pixel.
+  const rowBytes = w * c;
+  const columns = new Uint32Array(rowBytes);
+  // RGBA rows are summed a pixel (32-bit word) at a time, two channels per 16-bit lane, while a
+  // lane cannot overflow (up to 257 rows of 255): half the work of byte by byte on a decode's
+  // 12 million bytes.
+  const words =
+    c === 4 && data instanceof Uint8Array && data.byteOffset % 4 === 0 && Math.ceil(h / outH) <= 257
+      ? new Uint32Array(data.buffer, data.byteOffset, w * h)
+      : null;
+  const lanesLo = words && new Uint32Array(w);
+  const lanesHi = words && new Uint32Array(w);
   for (let y = 0; y < outH; y++) {
     const y0 = Math.floor((y * h) / outH);
     const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * h) / outH));
-    sums.fill(0);
-    counts.fill(0);
-    for (let sy = y0; sy < y1; sy++) {
-      const row = sy * w * c;
-      for (let x = 0; x < outW; x++) {
-        for (let sx = x0[x]; sx < x1[x]; sx++) {
-          const p = row + sx * c;
-          for (let k = 0; k < c; k++) sums[x * c + k] += data[p + k];
+    if (words && lanesLo && lanesHi) {
+      lanesLo.fill(0);
+      lanesHi.fill(0);
+      for (let sy = y0; sy < y1; sy++) {
+        const row = sy * w;
+        for (let i = 0; i < w; i++) {
+          const v = words[row + i];
+          lanesLo[i] += v & 0x00ff00ff;
+          lanesHi[i] += (v >>> 8) & 0x00ff00ff;
         }
-        counts[x] += x1[x] - x0[x];
+      }
+      // Bytes 0 and 2 of a little-endian word are channels 0 and 2; bytes 1 and 3, channels 1 and 3.
+      for (let i = 0, o = 0; i < w; i++, o += 4) {
+        columns[o] = lanesLo[i] & 0xffff;
+        columns[o + 1] = lanesHi[i] & 0xffff;
+        columns[o + 2] = lanesLo[i] >>> 16;
+        columns[o + 3] = lanesHi[i] >>> 16;
+      }
+    } else {
+      columns.fill(0);
+      for (let sy = y0; sy < y1; sy++) {
+        const row = sy * rowBytes;
+        for (let i = 0; i < rowBytes; i++) columns[i] += data[row + i];
       }
     }
     const o = y * outW * c;
+    const rows = y1 - y0;
     for (let x = 0; x < outW; x++) {
-      for (let k = 0; k < c; k++) out[o + x * c + k] = Math.round(sums[x * c + k] / counts[x]);
+      const from = x0[x] * c;
+      const to = x1[x] * c;
+      const count = rows * (x1[x] - x0[x]);
+      for (let k = 0; k < c; k++) {
+        let sum = 0;
+        for (let i = from + k; i < to; i += c) sum += columns[i];
+        out[o + x * c + k] = Math.round(sum / count);
+      }
     }
   }
   return { data: out, width: outW, height: outH, channels: c };
