@@ -11,9 +11,9 @@ import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { Pdf417Read } from './barcode';
 import { documentFaces, selfieFaces, videoFaces } from './face-checks';
-import { readMrz } from './mrz';
+import { readMrz, readMrzBands } from './mrz';
 import { parseStatement } from './bank-statement';
-import { readImageHeader } from './image';
+import { readImageHeader, type RgbPixels } from './image';
 import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
@@ -136,6 +136,10 @@ interface PhotoCheck {
   family: (code: ErrorCode) => boolean;
   /** Read a PDF417 symbol from the same decode. */
   pdf417?: boolean;
+  /** Find the MRZ bands in the same decode (when no marker decides). */
+  mrz?: boolean;
+  /** Keep the decode's pixels for the face checks (when no marker decides). */
+  faces?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
 }
@@ -149,7 +153,10 @@ async function checkPhoto(
   file: StoredFile,
   facts: InputFacts,
   photo: PhotoCheck,
-): Promise<{ outcome: CheckOutcome } | { metrics: ImageMetrics; pdf417?: Pdf417Read }> {
+): Promise<
+  | { outcome: CheckOutcome }
+  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: Uint8Array[]; faces?: RgbPixels }
+> {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };
   }
@@ -170,15 +177,21 @@ async function checkPhoto(
   const markers = mergeMarkers(header.markers, await scanFileMarkers(file.path));
   const scenario = applyMarkers(markers, photo.family, facts);
 
-  // One bounded decode in a worker thread feeds the metrics and, when asked, the barcode reader.
-  const measured = await inspectImageInPool({ path: file.path, pdf417: photo.pdf417 });
+  // One bounded decode in a worker thread feeds the metrics and, when asked, the barcode reader,
+  // the MRZ band finder and the face checks.
+  const measured = await inspectImageInPool({
+    path: file.path,
+    pdf417: photo.pdf417,
+    mrz: !scenario && photo.mrz,
+    faces: !scenario && photo.faces,
+  });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
   facts.phash = metrics.phash;
   facts.grayscale = metrics.grayscale;
   facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
   if (scenario) return { outcome: markerOutcome(scenario, facts) };
-  return { metrics, pdf417: measured.pdf417 };
+  return { metrics, pdf417: measured.pdf417, mrzBands: measured.mrzBands, faces: measured.faces };
 }
 
 /** Page count and markers of an opened PDF; the marker's outcome when it carries an accepted code. */
@@ -204,8 +217,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const wantsPdf417 = ctx.requires.includes('pdf417');
     const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
     const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || readsFront);
+    const wantsFace = ctx.page === 'front' && portraitTypes.has(ctx.type);
     const photo = await checkPhoto(file, facts, {
       pdf417: readsPdf417,
+      mrz: readsMrz(ctx),
+      faces: wantsFace,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -237,7 +253,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     }
 
     if (readsMrz(ctx)) {
-      const mrz = await readMrz(file.path);
+      const mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
       facts.mrz = mrz.found && mrz.valid;
       if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, mrz.person);
       const verdict = mrzVerdict(mrz, ctx);
@@ -248,8 +264,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       if (verdict) return fail(`documentPhoto.${verdict}`, mismatchMessages[verdict], facts);
     }
 
-    if (ctx.page === 'front' && portraitTypes.has(ctx.type)) {
-      const faces = await documentFaces(file.path, facts);
+    if (wantsFace) {
+      const faces = await documentFaces(photo.faces ?? file.path, facts);
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }
@@ -261,13 +277,14 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
 export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
   return guarded('selfiePhoto.validationError', async (facts) => {
     const photo = await checkPhoto(file, facts, {
+      faces: true,
       unusable: 'selfiePhoto.validationError',
       notAPhoto: 'a selfie must be a JPEG or PNG image',
       small: 'selfiePhoto.validationError',
       family: markerFamilies.selfie,
     });
     if ('outcome' in photo) return photo.outcome;
-    const verdict = await selfieFaces(file.path, facts);
+    const verdict = await selfieFaces(photo.faces ?? file.path, facts);
     return verdict
       ? fail(`selfiePhoto.${verdict}`, markerMessages[`selfiePhoto.${verdict}`] ?? '', facts)
       : pass(facts);

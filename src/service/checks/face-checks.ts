@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import { detectFaces } from './face-reader';
 import { storedDescriptor } from './faces';
+import type { RgbPixels } from './image';
 import type { InputFacts } from './types';
 
 /** Frames of a liveness video that are looked at (evenly spread over its length). */
@@ -18,16 +19,16 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
     facts.eyeOpenness = Math.round(judgement.eyeOpenness * 1000) / 1000;
 }
 
-/** The selfie rule (exactly one face, eyes open). */
-export async function selfieFaces(path: string, facts: InputFacts) {
-  const judgement = await detectFaces(path, 'selfie');
+/** The selfie rule (exactly one face, eyes open), on the file or its decoded pixels. */
+export async function selfieFaces(image: string | RgbPixels, facts: InputFacts) {
+  const judgement = await detectFaces(image, 'selfie');
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
 /** A document portrait: noFace when there is none (the largest face is the holder's). */
-export async function documentFaces(path: string, facts: InputFacts): Promise<'noFace' | null> {
-  const judgement = await detectFaces(path, 'count');
+export async function documentFaces(image: string | RgbPixels, facts: InputFacts): Promise<'noFace' | null> {
+  const judgement = await detectFaces(image, 'count');
   record(facts, judgement);
   return judgement.faces.length === 0 ? 'noFace' : null;
 }

@@ -3,6 +3,7 @@ import type { FaceUse } from '@/shared/face-rules';
 import type { FaceJob } from './face-worker';
 import { startWorkerThread } from './worker-thread';
 import type { FaceReading } from './faces';
+import type { RgbPixels } from './image';
 
 /**
  * Face detection runs in one worker thread (TensorFlow.js's wasm backend computes synchronously:
@@ -43,8 +44,11 @@ function startWorker(): Worker {
   return w;
 }
 
-/** Detects faces in an image file (JPEG/PNG, bounded decode) in the face worker, with the models `use` needs. */
-export function detectFaces(path: string, use: FaceUse): Promise<FaceReading> {
+/**
+ * Detects faces in the face worker, with the models `use` needs: in an image file (JPEG/PNG, its
+ * own bounded decode) or in pixels of the image's one decode (moved to the worker, not copied).
+ */
+export function detectFaces(image: string | RgbPixels, use: FaceUse): Promise<FaceReading> {
   worker ??= startWorker();
   const w = worker;
   w.ref();
@@ -55,7 +59,7 @@ export function detectFaces(path: string, use: FaceUse): Promise<FaceReading> {
       void w.terminate();
     }, TIME_LIMIT_MS);
     pending.set(id, { resolve, reject, timer });
-    w.postMessage({ id, path, use } satisfies FaceJob);
+    w.postMessage({ id, image, use } satisfies FaceJob, typeof image === 'string' ? [] : [image.data.buffer]);
   });
 }
 

@@ -1,11 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import type { FaceUse } from '@/shared/face-rules';
-import { detectFacesInFile, loadFaceModels } from './faces';
+import { detectFacesInFile, detectFacesRgb, loadFaceModels } from './faces';
+import type { RgbPixels } from './image';
 
 // The face worker: runs Human for face-reader.ts, off the service's event loop (one image at a time).
 export interface FaceJob {
   id: number;
-  path: string;
+  /** An image file, or the RGB pixels of its one decode (image.ts), moved here. */
+  image: string | RgbPixels;
   use: FaceUse;
 }
 
@@ -13,7 +15,12 @@ export interface FaceJob {
 void loadFaceModels().catch(() => undefined);
 
 parentPort!.on('message', (job: FaceJob) => {
-  detectFacesInFile(job.path, job.use).then(
+  const { image, use } = job;
+  const reading =
+    typeof image === 'string'
+      ? detectFacesInFile(image, use)
+      : detectFacesRgb(image.data, image.width, image.height, use);
+  reading.then(
     (reading) => parentPort!.postMessage({ id: job.id, reading }),
     (error: unknown) => parentPort!.postMessage({ id: job.id, error: String(error) }),
   );

@@ -5,7 +5,12 @@ import { inspectImage, type ImageJob } from './image';
 // event loop (the metrics and the barcode reader are plain CPU work).
 parentPort!.on('message', (job: ImageJob & { id: number }) => {
   inspectImage(job.path, job).then(
-    (result) => parentPort!.postMessage({ id: job.id, result }),
+    // The face pixels are moved, not copied, to the service's thread.
+    (result) =>
+      parentPort!.postMessage(
+        { id: job.id, result },
+        result.ok && result.faces ? [result.faces.data.buffer] : [],
+      ),
     () =>
       parentPort!.postMessage({
         id: job.id,

@@ -1,8 +1,16 @@
 import sharp, { type Metadata } from 'sharp';
-import { imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
+import { FACE_INPUT_LONG_SIDE } from '@/shared/face-rules';
+import {
+  boxResize,
+  imageMetrics,
+  METRICS_DECODE_LONG_SIDE,
+  type ImageMetrics,
+  type PixelImage,
+} from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
+import { mrzBandImages } from './mrz-bands';
 
 /** Images with more pixels than this are refused before any decoding (memory bound). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -59,14 +67,58 @@ export interface ImageJob {
   path: string;
   /** Read a PDF417 symbol too (from the same decode, at DECODE_LONG_SIDE). */
   pdf417?: boolean;
+  /** Find the MRZ bands too (mrz-bands.ts), from the same decode where its width suits the OCR. */
+  mrz?: boolean;
+  /** Give back the decode's RGB pixels for the face checks (at most FACE_INPUT_LONG_SIDE). */
+  faces?: boolean;
 }
+
+/** RGB pixels, row by row: the face checks' input. */
+export interface RgbPixels {
+  data: Uint8Array<ArrayBuffer>;
+  width: number;
+  height: number;
+}
+
 export type InspectedImage =
-  { ok: true; metrics: ImageMetrics; pdf417?: Pdf417Read } | { ok: false; reason: string };
+  | {
+      ok: true;
+      metrics: ImageMetrics;
+      pdf417?: Pdf417Read;
+      /** The MRZ bands as images for the OCR (binary PGM), lowest first. */
+      mrzBands?: Uint8Array[];
+      faces?: RgbPixels;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * The face checks' pixels from the RGBA decode: its RGB, box-halved while the long side is over
+ * FACE_INPUT_LONG_SIDE (a 2048 barcode decode becomes the 1024 the detector reads).
+ */
+function facePixels(pixels: {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}): RgbPixels {
+  let image: PixelImage = pixels;
+  while (Math.max(image.width, image.height) > FACE_INPUT_LONG_SIDE)
+    image = boxResize(image, Math.round(image.width / 2), Math.round(image.height / 2));
+  const { width, height, channels } = image;
+  const source = image.data;
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0, o = 0; o < data.length; i += channels, o += 3) {
+    data[o] = source[i];
+    data[o + 1] = source[i + 1];
+    data[o + 2] = source[i + 2];
+  }
+  return { data, width, height };
+}
 
 /**
  * Decodes the image once (EXIF-rotated, bounded: shrunk on load to METRICS_LONG_SIDE, or to
- * DECODE_LONG_SIDE when a barcode is read), then feeds every metric and the barcode reader from
- * those pixels. Run in a worker thread (image-pool.ts).
+ * DECODE_LONG_SIDE when a barcode is read), then feeds every metric, the barcode reader, the MRZ
+ * band finder and the face checks' pixels from that decode. Run in a worker thread (image-pool.ts).
  */
 export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {}): Promise<InspectedImage> {
   const longSide = job.pdf417 ? DECODE_LONG_SIDE : METRICS_LONG_SIDE;
@@ -82,8 +134,10 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
   } catch {
     return { ok: false, reason: 'the image pixels cannot be decoded' };
   }
-  const metrics = imageMetrics(pixels);
-  if (!job.pdf417) return { ok: true, metrics };
-  const pdf417 = await readPdf417Pixels(pixels).catch((): Pdf417Read => ({ found: false }));
-  return { ok: true, metrics, pdf417 };
+  const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
+  if (job.pdf417) result.pdf417 = await readPdf417Pixels(pixels).catch((): Pdf417Read => ({ found: false }));
+  // An unreadable band is no MRZ: the OCR is then not run.
+  if (job.mrz) result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
+  if (job.faces) result.faces = facePixels(pixels);
+  return result;
 }

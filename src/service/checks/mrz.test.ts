@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMrzBands, stretchContrast } from '@/shared/mrz-band';
 import { sample } from '../../../e2e/fixtures/samples';
-import { closeMrzReader, readMrz } from './mrz';
+import { inspectImage } from './image';
+import { closeMrzReader, readMrz, readMrzBands } from './mrz';
 
 /** The grey pixels `readMrz` looks at, at the OCR width. */
 async function grey(path: string) {
@@ -77,5 +78,30 @@ describe('readMrz', () => {
       .toFile(askew);
     for (const file of [framed, askew])
       expect(await readMrz(file), file).toMatchObject({ found: true, valid: true, issuingState: 'GBR' });
+  });
+
+  it("reads the bands send-input gets from the image check's one decode, as from the file", async () => {
+    const passport = sample('gb-passport.jpg').path;
+    // A large landscape photo: its one decode, 1024 wide, is where the bands are found.
+    const large = join(dir, 'large.jpg');
+    await sharp(passport).resize(3000).jpeg({ quality: 90 }).toFile(large);
+    // A portrait photo: its decode is too narrow, so the finder decodes at the OCR's width.
+    const portrait = join(dir, 'portrait.jpg');
+    await sharp({ create: { width: 1200, height: 1800, channels: 3, background: '#6b5b4b' } })
+      .composite([{ input: await sharp(passport).resize(1100).toBuffer(), left: 50, top: 600 }])
+      .jpeg()
+      .toFile(portrait);
+    for (const file of [
+      passport,
+      large,
+      portrait,
+      ...['document-bad-mrz.jpg', 'document-no-mrz.jpg'].map((f) => sample(f).path),
+    ]) {
+      const inspected = await inspectImage(file, { mrz: true });
+      if (!inspected.ok || !inspected.mrzBands) throw new Error(`${file}: no bands`);
+      expect(await readMrzBands(inspected.mrzBands), file).toEqual(await readMrz(file));
+    }
+    const selfie = await inspectImage(sample('selfie.jpg').path, { mrz: true });
+    expect(selfie.ok && selfie.mrzBands).toEqual([]);
   });
 });

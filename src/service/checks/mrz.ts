@@ -1,18 +1,14 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'mrz';
-import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
-  MRZ_OCR_MAX_HEIGHT,
-  MRZ_OCR_WIDTH,
   MRZ_OCR_PARAMETERS,
   mrzLines,
   parseMrzLines as parseMrzWith,
   type MrzRead,
 } from '@/shared/document-reading';
-import { findMrzBands, mrzBandImage, stretchContrast } from '@/shared/mrz-band';
-import { MAX_IMAGE_PIXELS } from './image';
+import { mrzBandImages } from './mrz-bands';
 
 /**
  * The machine-readable zone: OCR with tesseract.js (its wasm core and the English LSTM data come
@@ -50,28 +46,23 @@ export const warmMrzReader = () => ocrWorker().then(() => undefined);
 /** Parses MRZ lines with check digits (`@/shared/document-reading`, the wizard's rule too). */
 export const parseMrzLines = (lines: string[]): MrzRead => parseMrzWith(lines, parse);
 
-async function ocr(image: Buffer) {
+async function ocr(image: Uint8Array) {
   const w = await ocrWorker();
-  const { data } = await w.recognize(image);
+  const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   return mrzLines(data.text);
 }
 
 /**
- * Reads the MRZ of a document photo: the bands `findMrzBands` finds (lowest first), each cropped
- * and read alone; none found is no MRZ, without running the OCR.
+ * Reads the MRZ from the bands `mrzBandImages` found (lowest first), each read alone; none is no
+ * MRZ, without running the OCR.
  */
-export async function readMrz(path: string): Promise<MrzRead> {
-  const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
-    .rotate()
-    .resize({ width: MRZ_OCR_WIDTH, height: MRZ_OCR_MAX_HEIGHT, fit: 'inside', withoutEnlargement: false })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { width, height } = info;
-  const grey = stretchContrast(new Uint8Array(data.buffer, data.byteOffset, width * height));
-  for (const band of findMrzBands(grey, width, height)) {
-    const lines = await ocr(Buffer.from(mrzBandImage(grey, width, band)));
+export async function readMrzBands(bands: readonly Uint8Array[]): Promise<MrzRead> {
+  for (const band of bands) {
+    const lines = await ocr(band);
     if (lines.length > 0) return parseMrzLines(lines);
   }
   return { found: false };
 }
+
+/** Reads the MRZ of a document photo file (its own decode; send-input gets the bands from the image pool). */
+export const readMrz = async (path: string): Promise<MrzRead> => readMrzBands(await mrzBandImages(path));

@@ -8,7 +8,7 @@ import {
   parseMrzLines,
   type MrzRead,
 } from '@/shared/document-reading';
-import { findMrzBands, mrzBandImage, stretchContrast } from '@/shared/mrz-band';
+import { findMrzBands, mrzBandImage, mrzGrey, stretchContrast } from '@/shared/mrz-band';
 
 /**
  * The machine-readable zone read in the browser as the service reads it (`src/service/checks/mrz.ts`):
@@ -56,11 +56,7 @@ async function greyPixels(image: Blob) {
   const context = canvas.getContext('2d', { willReadFrequently: true })!;
   context.drawImage(bitmap, 0, 0, width, height);
   bitmap.close();
-  const px = context.getImageData(0, 0, width, height).data;
-  const grey = new Uint8Array(width * height);
-  // Rec. 709 luma in 8-bit fixed point (54 + 183 + 19 = 256).
-  for (let i = 0, p = 0; p < grey.length; i += 4, p++)
-    grey[p] = (54 * px[i] + 183 * px[i + 1] + 19 * px[i + 2] + 128) >> 8;
+  const grey = mrzGrey(context.getImageData(0, 0, width, height).data, 4);
   return { grey: stretchContrast(grey), width, height };
 }
 
