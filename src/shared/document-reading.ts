@@ -72,9 +72,10 @@ const TD_LENGTHS = [44, 36, 30];
 
 /**
  * Lines that look like MRZ: long runs of the MRZ alphabet with filler. Near-misses are re-padded to
- * the format of the longest line; a line that ends in filler is padded whatever it lacks, because
- * OCR miscounts long runs of `<` (a 3000 px passport photo's name line came out 41 long, not 44)
- * and trailing filler carries nothing the check digits cover.
+ * the format; a line whose rest is filler (from its first `<<<` on, no digit) is cut or padded to
+ * it whatever its length, because OCR miscounts long runs of `<` (a 3000 px passport photo's name
+ * line came out 41 long, a camera frame's 47, not 44) and filler carries nothing the check digits
+ * cover.
  */
 export function mrzLines(text: string): string[] {
   const candidates = text
@@ -82,12 +83,31 @@ export function mrzLines(text: string): string[] {
     .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
     .filter((l) => l.length >= 26 && l.includes('<'));
   if (candidates.length < 2) return [];
-  const longest = Math.max(...candidates.map((l) => l.length));
-  const length = TD_LENGTHS.find((n) => Math.abs(longest - n) <= 2);
-  if (!length) return candidates;
-  const fits = (l: string) => Math.abs(l.length - length) <= 2 || (l.length < length && l.endsWith('<'));
-  if (!candidates.every(fits)) return candidates;
-  return candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
+  const near = (l: string, n: number) => Math.abs(l.length - n) <= 2;
+  // From its first `<<<` on, a line with no digit there holds filler (data lines end in check digits).
+  const tail = (l: string) => (l.includes('<<<') ? l.slice(l.indexOf('<<<')) : '0');
+  const fits = (l: string, n: number) => near(l, n) || (!/\d/.test(tail(l)) && l.indexOf('<<<') < n);
+  // The format is the longest line's or, when that one read too much filler, the longest data line's.
+  const longest = (lines: string[]) => lines.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const format = (l: string) => TD_LENGTHS.find((n) => near(l, n));
+  const length = format(longest(candidates)) ?? format(longest(candidates.filter((l) => /\d/.test(tail(l)))));
+  if (!length || !candidates.every((l) => fits(l, length))) return candidates;
+  const lines = candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
+  // The name line: TD3's and TD2's first (after the 5 characters of code and state), TD1's third.
+  const name = length === 30 ? 2 : 0;
+  if (lines[name]) lines[name] = nameFiller(lines[name], length === 30 ? 0 : 5);
+  return lines;
+}
+
+/**
+ * A name field holds `<<` between surname and given names and `<` between their parts, never
+ * `<<<`: from the first `<<<` on it is filler, and what the OCR read there is a misread `<` (it
+ * reads a long run of `<` with the odd `L` or `K`; a camera frame of a passport came out
+ * `ALEX<<<…<<L<L<L<`, which no parser takes for a name). No check digit covers the name field.
+ */
+function nameFiller(line: string, from: number): string {
+  const at = line.indexOf('<<<', from);
+  return at < 0 ? line : line.slice(0, at) + '<'.repeat(line.length - at);
 }
 
 export type MrzRead =

@@ -44,6 +44,15 @@ describe('MRZ lines and parsing', () => {
     // A data line short by more (no trailing filler) is left as read, to fail its check digits.
     const dropped = `${l2.slice(0, 29)}${l2.slice(-8)}`;
     expect(mrzLines(`${l1}\n${dropped}`)).toEqual([l1, dropped]);
+    // Filler the OCR misread in the name field (from its first `<<<` on) is filler again, and parses.
+    const misread = l1.replace(/<<<<<<<<$/, 'L<L<K<L<');
+    expect(misread).not.toBe(l1);
+    expect(mrzLines(`${misread}\n${l2}`)).toEqual([l1, l2]);
+    expect(parseMrzLines(mrzLines(`${misread}\n${l2}`))).toMatchObject({ valid: true });
+    // …and when it read more filler than there is (a camera frame's name line came out 47 long).
+    const long = `${l1.replace(/<<<<<<<<$/, '')}<<<<LL<<<LL<L<`;
+    expect(long.length).toBeGreaterThan(46);
+    expect(mrzLines(`${long}\n${l2}`)).toEqual([l1, l2]);
   });
 
   it('reads the person and the dates with their century; a wrong check digit is invalid', () => {
