@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { inspectImage } from '@/service/checks/image';
 import { detectFacesInFile, loadFaceModels } from '@/service/checks/faces';
 import { videoFaces } from '@/service/checks/face-checks';
-import { closeMrzReader, readMrz, warmMrzReader } from '@/service/checks/mrz';
+import { closeMrzReader, readMrz, readMrzBands, warmMrzReader } from '@/service/checks/mrz';
 import { samplePath } from '../fixtures/samples';
 import { percentile } from './lib/percentile';
 
@@ -24,6 +24,13 @@ async function load(label: string, run: () => Promise<unknown>) {
 }
 await load('faces (Human wasm, 4 models)', loadFaceModels);
 await load('MRZ OCR (tesseract.js worker)', warmMrzReader);
+
+const passports = ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'];
+const bandsOf = new Map<string, Uint8Array[]>();
+for (const file of passports) {
+  const inspected = await inspectImage(samplePath(file), { mrz: true });
+  bandsOf.set(samplePath(file), inspected.ok ? (inspected.mrzBands ?? []) : []);
+}
 
 const checks: [string, string[], (path: string) => Promise<unknown>][] = [
   [
@@ -48,7 +55,10 @@ const checks: [string, string[], (path: string) => Promise<unknown>][] = [
     ['selfie.jpg', 'gb-passport.jpg'],
     (p) => detectFacesInFile(p, 'descriptor'),
   ],
-  ['MRZ: passport', ['gb-passport.jpg', 'us-passport-expired.jpg', 'document-bad-mrz.jpg'], readMrz],
+  ['MRZ: passport (own decode)', passports, readMrz],
+  // In send-input the bands come from the one decode (image worker), then only the OCR runs.
+  ['MRZ: bands in the one decode', passports, (p) => inspectImage(p, { mrz: true })],
+  ['MRZ: OCR of the bands', passports, (p) => readMrzBands(bandsOf.get(p) ?? [])],
   ['MRZ: card without one', ['document-no-mrz.jpg'], readMrz],
   [
     'PDF417: DNI back',
