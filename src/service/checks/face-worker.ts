@@ -2,6 +2,9 @@ import { parentPort } from 'node:worker_threads';
 import type { FaceUse } from '@/shared/face-rules';
 import { detectFacesInFile, detectFacesRgb, loadFaceModels } from './faces';
 import type { RgbPixels } from './image';
+import { lowerThisThreadPriority } from './worker-thread';
+
+lowerThisThreadPriority();
 
 // The face worker: runs Human for face-reader.ts, off the service's event loop (one image at a time).
 export interface FaceJob {

@@ -1,5 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { inspectImage, type ImageJob } from './image';
+import { lowerThisThreadPriority } from './worker-thread';
+
+lowerThisThreadPriority();
 
 // An image worker: decodes and measures one image at a time for image-pool.ts, off the service's
 // event loop (the metrics and the barcode reader are plain CPU work).
