@@ -92,8 +92,8 @@ export type InspectedImage =
   | { ok: false; reason: string };
 
 /**
- * The face checks' pixels from the RGBA decode: its RGB, box-halved while the long side is over
- * FACE_INPUT_LONG_SIDE (a 2048 barcode decode becomes the 1024 the detector reads).
+ * The face checks' pixels from the RGBA decode: its RGB, box-filtered to FACE_INPUT_LONG_SIDE when
+ * the decode is larger (a barcode's 2048 decode), the size the detector reads a file at.
  */
 function facePixels(pixels: {
   data: Uint8Array;
@@ -101,9 +101,11 @@ function facePixels(pixels: {
   height: number;
   channels: number;
 }): RgbPixels {
-  let image: PixelImage = pixels;
-  while (Math.max(image.width, image.height) > FACE_INPUT_LONG_SIDE)
-    image = boxResize(image, Math.round(image.width / 2), Math.round(image.height / 2));
+  const scale = FACE_INPUT_LONG_SIDE / Math.max(pixels.width, pixels.height);
+  const image: PixelImage =
+    scale < 1
+      ? boxResize(pixels, Math.round(pixels.width * scale), Math.round(pixels.height * scale))
+      : pixels;
   const { width, height, channels } = image;
   const source = image.data;
   const data = new Uint8Array(width * height * 3);
