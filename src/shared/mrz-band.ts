@@ -26,6 +26,13 @@ export interface MrzBand {
   lineHeight: number;
 }
 
+/** Grey pixels, one byte each, row by row. */
+export interface GreyImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /** A grey difference over 3 px that counts as a stroke edge (on contrast-stretched pixels). */
 const EDGE_STEP = 56;
 /** Slants tried (vertical px per horizontal px): about ±5 degrees either way. */
@@ -196,17 +203,14 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
 
 /**
  * The band's pixels, levelled (the shear undone) and enlarged (bilinear) when its lines are smaller
- * than the OCR reads well, as a binary PGM file: what the OCR is given, with no PNG to encode or
- * decode. Pixels the band takes from outside the image are white.
+ * than the OCR reads well. Pixels the band takes from outside the image are white.
  */
-export function mrzBandImage(grey: Uint8Array, width: number, band: MrzBand): Uint8Array<ArrayBuffer> {
+export function mrzBandPixels(grey: Uint8Array, width: number, band: MrzBand): GreyImage {
   const height = grey.length / width;
   const scale = Math.min(3, Math.max(1, MRZ_MIN_LINE_PX / band.lineHeight));
   const w = Math.round(band.width * scale);
   const h = Math.round(band.height * scale);
-  const header = new TextEncoder().encode(`P5\n${w} ${h}\n255\n`);
-  const out = new Uint8Array(header.length + w * h);
-  out.set(header);
+  const out = new Uint8Array(w * h);
   const at = (x: number, y: number) => (y >= 0 && y < height ? grey[y * width + x] : 255);
   for (let x = 0; x < w; x++) {
     const sx = Math.min(width - 1, band.left + x / scale);
@@ -220,8 +224,17 @@ export function mrzBandImage(grey: Uint8Array, width: number, band: MrzBand): Ui
       const fy = sy - y0;
       const upper = at(x0, y0) * (1 - fx) + at(x1, y0) * fx;
       const lower = at(x0, y0 + 1) * (1 - fx) + at(x1, y0 + 1) * fx;
-      out[header.length + y * w + x] = Math.round(upper * (1 - fy) + lower * fy);
+      out[y * w + x] = Math.round(upper * (1 - fy) + lower * fy);
     }
   }
+  return { data: out, width: w, height: h };
+}
+
+/** A band's pixels as a binary PGM file: what the OCR is given, with no PNG to encode or decode. */
+export function pgm(image: GreyImage): Uint8Array<ArrayBuffer> {
+  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
+  const out = new Uint8Array(header.length + image.data.length);
+  out.set(header);
+  out.set(image.data, header.length);
   return out;
 }

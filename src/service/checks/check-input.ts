@@ -12,6 +12,7 @@ import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { Pdf417Read } from './barcode';
 import { documentFaces, selfieFaces, videoFaces } from './face-checks';
 import { readMrz, readMrzBands } from './mrz';
+import type { MrzBandRead } from './mrz-bands';
 import { parseStatement } from './bank-statement';
 import { readImageHeader, type RgbPixels } from './image';
 import { inspectImageInPool } from './image-pool';
@@ -155,7 +156,7 @@ async function checkPhoto(
   photo: PhotoCheck,
 ): Promise<
   | { outcome: CheckOutcome }
-  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: Uint8Array[]; faces?: RgbPixels }
+  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: MrzBandRead[]; faces?: RgbPixels }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };

@@ -10,7 +10,7 @@ import {
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
-import { mrzBandImages } from './mrz-bands';
+import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 
 /** Images with more pixels than this are refused before any decoding (memory bound). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -85,8 +85,8 @@ export type InspectedImage =
       ok: true;
       metrics: ImageMetrics;
       pdf417?: Pdf417Read;
-      /** The MRZ bands as images for the OCR (binary PGM), lowest first. */
-      mrzBands?: Uint8Array[];
+      /** The MRZ bands, lowest first. */
+      mrzBands?: MrzBandRead[];
       faces?: RgbPixels;
     }
   | { ok: false; reason: string };

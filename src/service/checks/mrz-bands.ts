@@ -1,13 +1,23 @@
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH } from '@/shared/document-reading';
-import { findMrzBands, mrzBandImage, mrzGrey, stretchContrast } from '@/shared/mrz-band';
+import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { parse } from 'mrz';
+import type { MrzRead } from '@/shared/document-reading';
+import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
 import { MAX_IMAGE_PIXELS } from './image';
 
 /**
- * The MRZ bands of a document photo as images for the OCR (binary PGM, lowest band first; none
- * when no MRZ-like lines are found), from grey pixels MRZ_OCR_WIDTH wide. No OCR here: this runs
- * in the image workers, beside the metrics, on the same decode where its width fits.
+ * The MRZ bands of a document photo (lowest band first; none when no MRZ-like lines are found),
+ * from grey pixels MRZ_OCR_WIDTH wide, each as an image for the OCR, with the zone itself when the
+ * glyph reader read it alone (`@/shared/mrz-glyphs`). No OCR here: this runs in the image workers, beside the
+ * metrics, on the same decode where its width fits.
  */
+
+/** A band: its pixels for the OCR (binary PGM), and the zone when the glyph reader read it alone. */
+export interface MrzBandRead {
+  pgm: Uint8Array;
+  byGlyphs?: MrzRead;
+}
 
 /** A decode this wide (a landscape photo at the metrics' 1024) is read as it is; MRZ_OCR_WIDTH is 1000. */
 const SHARED_DECODE_MAX_WIDTH = 1024;
@@ -21,7 +31,7 @@ export interface DecodedPixels {
 }
 
 /** Bands from the one decode when its width suits the OCR, else from a grey decode of the file. */
-export async function mrzBandImages(path: string, decoded?: DecodedPixels): Promise<Uint8Array[]> {
+export async function mrzBandImages(path: string, decoded?: DecodedPixels): Promise<MrzBandRead[]> {
   let grey: Uint8Array;
   let width: number;
   let height: number;
@@ -40,5 +50,9 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
     grey = new Uint8Array(data.buffer, data.byteOffset, width * height);
   }
   const stretched = stretchContrast(grey);
-  return findMrzBands(stretched, width, height).map((band) => mrzBandImage(stretched, width, band));
+  return findMrzBands(stretched, width, height).map((band) => {
+    const pixels = mrzBandPixels(stretched, width, band);
+    const byGlyphs = readMrzByGlyphs(pixels, parse);
+    return { pgm: pgm(pixels), ...(byGlyphs ? { byGlyphs } : {}) };
+  });
 }

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMrzBands, stretchContrast } from '@/shared/mrz-band';
+import { ocrBPagePerson, passportMrz } from '../../../e2e/fixtures/mrz-lines';
 import { sample } from '../../../e2e/fixtures/samples';
 import { inspectImage } from './image';
 import { closeMrzReader, readMrz, readMrzBands } from './mrz';
@@ -103,5 +104,69 @@ describe('readMrz', () => {
     }
     const selfie = await inspectImage(sample('selfie.jpg').path, { mrz: true });
     expect(selfie.ok && selfie.mrzBands).toEqual([]);
+  });
+});
+
+describe('glyph reader (before the OCR)', () => {
+  /** The OCR-B page of e2e/fixtures/make-mrz-glyphs.ts and the zone printed on it. */
+  const ocrBPage = new URL('../../../e2e/fixtures/photos/ocr-b-passport.jpg', import.meta.url).pathname;
+  const ocrBZone = passportMrz('NLD', ocrBPagePerson);
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mrz-glyphs-'));
+  });
+  afterAll(async () => {
+    await closeMrzReader();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function bands(file: string) {
+    const inspected = await inspectImage(file, { mrz: true });
+    if (!inspected.ok || !inspected.mrzBands?.length) throw new Error(`${file}: no bands`);
+    return inspected.mrzBands;
+  }
+
+  it('reads an OCR-B page alone, photographed turned, small, large, dull or a little blurred', async () => {
+    const variants: [string, (image: Sharp) => Sharp][] = [
+      ['as printed', (image) => image],
+      ['turned 3°', (image) => image.rotate(3, { background: '#555555' })],
+      ['turned -4.5°', (image) => image.rotate(-4.5, { background: '#555555' })],
+      ['700 px at quality 60', (image) => image.resize(700).jpeg({ quality: 60 })],
+      ['2500 px', (image) => image.resize(2500)],
+      ['dull', (image) => image.linear(0.6, 40)],
+      ['blurred σ 1', (image) => image.blur(1)],
+    ];
+    for (const [name, change] of variants) {
+      const file = join(dir, `${name}.jpg`);
+      await change(sharp(ocrBPage)).jpeg({ quality: 85 }).toFile(file);
+      const [band] = await bands(file);
+      expect(band.byGlyphs, name).toMatchObject({
+        found: true,
+        valid: true,
+        lines: ocrBZone,
+        issuingState: 'NLD',
+      });
+      expect(band.byGlyphs, name).toMatchObject({
+        person: { lastName: 'DE VRIES', documentNumber: 'NX8K4R2P1', dateOfBirth: '1991-06-23' },
+      });
+    }
+  });
+
+  it("reads the samples' zones as the OCR reads them", async () => {
+    for (const file of ['gb-passport.jpg', 'ar-passport.jpg', 'document-country-mismatch.jpg']) {
+      const [band] = await bands(sample(file).path);
+      expect(band.byGlyphs, file).toBeDefined();
+      expect(band.byGlyphs, file).toEqual(await readMrzBands([{ pgm: band.pgm }]));
+    }
+  });
+
+  it('leaves a failed check digit and a blurred zone to the OCR', async () => {
+    const [bad] = await bands(sample('document-bad-mrz.jpg').path);
+    expect(bad.byGlyphs).toBeUndefined();
+    expect(await readMrzBands([bad])).toMatchObject({ found: true, valid: false });
+    const blurred = join(dir, 'blurred.jpg');
+    await sharp(ocrBPage).blur(1.8).jpeg({ quality: 85 }).toFile(blurred);
+    const [band] = await bands(blurred);
+    expect(band.byGlyphs).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import {
   parseMrzLines as parseMrzWith,
   type MrzRead,
 } from '@/shared/document-reading';
-import { mrzBandImages } from './mrz-bands';
+import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 
 /**
  * The machine-readable zone: OCR with tesseract.js (its wasm core and the English LSTM data come
@@ -54,11 +54,13 @@ async function ocr(image: Uint8Array) {
 
 /**
  * Reads the MRZ from the bands `mrzBandImages` found (lowest first), each read alone; none is no
- * MRZ, without running the OCR.
+ * MRZ, without running the OCR. A band the glyph reader read alone (sure of every glyph, check
+ * digits holding) needs no OCR.
  */
-export async function readMrzBands(bands: readonly Uint8Array[]): Promise<MrzRead> {
+export async function readMrzBands(bands: readonly MrzBandRead[]): Promise<MrzRead> {
   for (const band of bands) {
-    const lines = await ocr(band);
+    if (band.byGlyphs) return band.byGlyphs;
+    const lines = await ocr(band.pgm);
     if (lines.length > 0) return parseMrzLines(lines);
   }
   return { found: false };

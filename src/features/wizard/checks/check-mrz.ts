@@ -8,7 +8,8 @@ import {
   parseMrzLines,
   type MrzRead,
 } from '@/shared/document-reading';
-import { findMrzBands, mrzBandImage, mrzGrey, stretchContrast } from '@/shared/mrz-band';
+import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
 
 /**
  * The machine-readable zone read in the browser as the service reads it (`src/service/checks/mrz.ts`):
@@ -68,7 +69,8 @@ export interface MrzCheck {
 
 /**
  * Reads and parses the MRZ of a document photo: the bands `findMrzBands` finds, lowest first, each
- * read alone; none found is no MRZ, without running the OCR.
+ * read alone; none found is no MRZ, without running the OCR. As in the service, a band whose glyphs
+ * the glyph reader is sure of and whose check digits hold needs no OCR.
  */
 export async function readMrz(image: Blob): Promise<MrzCheck> {
   const worker = await ocrWorker();
@@ -76,8 +78,14 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
   const { grey, width, height } = await greyPixels(image);
   let read: MrzRead = { found: false };
   for (const band of findMrzBands(grey, width, height)) {
-    const pgm = new Blob([mrzBandImage(grey, width, band)], { type: 'image/x-portable-graymap' });
-    const lines = mrzLines((await worker.recognize(pgm)).data.text);
+    const pixels = mrzBandPixels(grey, width, band);
+    const byGlyphs = readMrzByGlyphs(pixels, parse);
+    if (byGlyphs) {
+      read = byGlyphs;
+      break;
+    }
+    const bandImage = new Blob([pgm(pixels)], { type: 'image/x-portable-graymap' });
+    const lines = mrzLines((await worker.recognize(bandImage)).data.text);
     if (lines.length === 0) continue;
     read = parseMrzLines(lines, parse);
     break;
