@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { documentSlotKey, type FlowPlan } from '@/shared/flow-plan';
-import { extractFrames, faceDescriptorOf } from './checks/face-checks';
+import { faceDescriptorOf, videoFrames } from './checks/face-checks';
 import type { InputFacts } from './checks/types';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { factsOf } from './verification-data';
@@ -10,13 +7,8 @@ import { factsOf } from './verification-data';
 /** The descriptor of a liveness video's kept frame (the frames are taken again, as at the check). */
 async function videoDescriptor(path: string, facts: InputFacts) {
   if (facts.faceFrame === undefined) return undefined;
-  const dir = await mkdtemp(join(tmpdir(), 'idv-match-frames-'));
-  try {
-    const frame = (await extractFrames(path, dir, facts.durationSeconds))[facts.faceFrame];
-    return frame ? await faceDescriptorOf(frame) : undefined;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const frame = (await videoFrames(path, facts.durationSeconds))[facts.faceFrame];
+  return frame ? await faceDescriptorOf(frame) : undefined;
 }
 
 /**

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { extractFrames } from './checks/face-checks';
+import { videoFrames } from './checks/face-checks';
+import type { RgbPixels } from './checks/image';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { factsOf } from './verification-data';
 
@@ -18,59 +16,53 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
   const facts = factsOf(video);
   const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
   if (facts.frames || !path) return;
-  const dir = await mkdtemp(join(tmpdir(), 'idv-stills-'));
+  let frames: RgbPixels[];
   try {
-    let frames: string[];
-    try {
-      frames = await extractFrames(path, dir, facts.durationSeconds);
-    } catch (error) {
-      ctx.log.info({ err: error }, 'no stills taken of a liveness video');
-      return;
-    }
-    if (frames.length === 0) return;
-    const selfie = await sharp(frames[Math.floor(frames.length / 2)])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    const tiles = await Promise.all(
-      frames.map((f) =>
-        sharp(f).resize({ height: SPRITE_HEIGHT }).png().toBuffer({ resolveWithObject: true }),
-      ),
-    );
-    const width = tiles.reduce((sum, t) => sum + t.info.width, 0);
-    let left = 0;
-    const sprite = await sharp({
-      create: { width, height: SPRITE_HEIGHT, channels: 3, background: '#000' },
-    })
-      .composite(
-        tiles.map((t) => {
-          const placed = { input: t.data, left, top: 0 };
-          left += t.info.width;
-          return placed;
-        }),
-      )
-      .jpeg({ quality: 80 })
-      .toBuffer();
-    const stored: string[] = [];
-    for (const bytes of [selfie, sprite]) {
-      const tmp = ctx.media.tmpPath();
-      await fs.promises.writeFile(tmp, bytes);
-      stored.push(await ctx.media.stage(tmp));
-    }
-    const [selfieMedia, spriteMedia] = stored;
-    const now = Date.now();
-    const still = { identity: v.identity, verificationId: v.id, format: 'jpeg', createdAt: now } as const;
-    ctx.db.transaction(() => {
-      ctx.repo.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
-      ctx.repo.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
-      ctx.repo.setInputFacts(
-        v.id,
-        video.slot,
-        JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }),
-      );
-    })();
-    // Published once their records are in, as every media file (media-store.ts).
-    await Promise.all(stored.map((id) => ctx.media.publish(id)));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    frames = await videoFrames(path, facts.durationSeconds);
+  } catch (error) {
+    ctx.log.info({ err: error }, 'no stills taken of a liveness video');
+    return;
   }
+  if (frames.length === 0) return;
+  const raw = ({ data, width, height }: RgbPixels) => sharp(data, { raw: { width, height, channels: 3 } });
+  const selfie = await raw(frames[Math.floor(frames.length / 2)])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const tiles = await Promise.all(
+    frames.map((f) => raw(f).resize({ height: SPRITE_HEIGHT }).png().toBuffer({ resolveWithObject: true })),
+  );
+  const width = tiles.reduce((sum, t) => sum + t.info.width, 0);
+  let left = 0;
+  const sprite = await sharp({
+    create: { width, height: SPRITE_HEIGHT, channels: 3, background: '#000' },
+  })
+    .composite(
+      tiles.map((t) => {
+        const placed = { input: t.data, left, top: 0 };
+        left += t.info.width;
+        return placed;
+      }),
+    )
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  const stored: string[] = [];
+  for (const bytes of [selfie, sprite]) {
+    const tmp = ctx.media.tmpPath();
+    await fs.promises.writeFile(tmp, bytes);
+    stored.push(await ctx.media.stage(tmp));
+  }
+  const [selfieMedia, spriteMedia] = stored;
+  const now = Date.now();
+  const still = { identity: v.identity, verificationId: v.id, format: 'jpeg', createdAt: now } as const;
+  ctx.db.transaction(() => {
+    ctx.repo.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
+    ctx.repo.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
+    ctx.repo.setInputFacts(
+      v.id,
+      video.slot,
+      JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }),
+    );
+  })();
+  // Published once their records are in, as every media file (media-store.ts).
+  await Promise.all(stored.map((id) => ctx.media.publish(id)));
 }

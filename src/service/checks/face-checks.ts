@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import { detectFaces } from './face-reader';
 import { storedDescriptor } from './faces';
@@ -34,16 +31,43 @@ export async function documentFaces(image: string | RgbPixels, facts: InputFacts
 }
 
 /** The descriptor of the largest face in an image, rounded for storage; undefined when it has none. */
-export async function faceDescriptorOf(path: string) {
-  const embedding = (await detectFaces(path, 'descriptor')).faces[0]?.embedding;
+export async function faceDescriptorOf(image: string | RgbPixels) {
+  const embedding = (await detectFaces(image, 'descriptor')).faces[0]?.embedding;
   return embedding?.length ? storedDescriptor(embedding) : undefined;
 }
 
 /** ffmpeg from FFMPEG_PATH or PATH; the service runs without it (then videos are not looked into). */
 const ffmpeg = () => process.env.FFMPEG_PATH || 'ffmpeg';
 
-/** Frames spread over a video, as PNG files in dir (ffmpeg; throws when it is missing or fails). */
-export async function extractFrames(path: string, dir: string, durationSeconds: number | undefined) {
+/** Most bytes the frames of one video may take on ffmpeg's output (3 frames of 640×640 RGB are 3.7 MB). */
+const FRAMES_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The images of a stream of binary PPM files (`P6 width height 255`, then RGB bytes), as ffmpeg writes them. */
+export function ppmFrames(bytes: Buffer): RgbPixels[] {
+  const frames: RgbPixels[] = [];
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/;
+  let at = 0;
+  while (at < bytes.length) {
+    const match = header.exec(bytes.subarray(at, at + 32).toString('latin1'));
+    if (!match) throw new Error('ffmpeg wrote something that is not a PPM frame');
+    const width = Number(match[1]);
+    const height = Number(match[2]);
+    const start = at + match[0].length;
+    const end = start + width * height * 3;
+    if (end > bytes.length) throw new Error('ffmpeg wrote a truncated PPM frame');
+    // A copy per frame: each one's buffer is moved to the face worker on its own.
+    frames.push({ data: new Uint8Array(bytes.subarray(start, end)), width, height });
+    at = end;
+  }
+  return frames;
+}
+
+/**
+ * Frames spread over a video, in time order, as RGB pixels at most 640 px a side: ffmpeg writes
+ * them to a pipe as PPM (no image files, no PNG to encode and decode again). Throws when ffmpeg is
+ * missing or fails.
+ */
+export async function videoFrames(path: string, durationSeconds: number | undefined): Promise<RgbPixels[]> {
   const fps = durationSeconds && durationSeconds > 0 ? VIDEO_FRAMES / durationSeconds : 1;
   const args = [
     '-hide_banner',
@@ -57,19 +81,22 @@ export async function extractFrames(path: string, dir: string, durationSeconds: 
     `fps=${fps.toFixed(4)},scale=640:640:force_original_aspect_ratio=decrease`,
     '-frames:v',
     String(VIDEO_FRAMES),
-    join(dir, 'frame-%d.png'),
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'ppm',
+    'pipe:1',
   ];
-  await new Promise<void>((resolve, reject) => {
-    execFile(ffmpeg(), args, { timeout: FRAME_TIMEOUT_MS }, (error) => (error ? reject(error) : resolve()));
+  const output = await new Promise<Buffer>((resolve, reject) => {
+    execFile(
+      ffmpeg(),
+      args,
+      { timeout: FRAME_TIMEOUT_MS, encoding: 'buffer', maxBuffer: FRAMES_MAX_BYTES },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
   });
-  // In time order (frame-%d), so that a frame's index names the same frame when taken again.
-  return (await readdir(dir))
-    .filter((f) => f.endsWith('.png'))
-    .sort((a, b) => frameNumber(a) - frameNumber(b))
-    .map((f) => join(dir, f));
+  return ppmFrames(output);
 }
-
-const frameNumber = (name: string) => Number(/(\d+)\.png$/.exec(name)?.[1] ?? 0);
 
 let ffmpegMissing = false;
 
@@ -83,28 +110,23 @@ export async function videoFaces(
   facts: InputFacts,
 ): Promise<'noFace' | 'multipleFaces' | null> {
   if (ffmpegMissing) return null;
-  const dir = await mkdtemp(join(tmpdir(), 'idv-frames-'));
+  let frames: RgbPixels[];
   try {
-    let frames: string[];
-    try {
-      frames = await extractFrames(path, dir, facts.durationSeconds);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') ffmpegMissing = true;
-      return null;
-    }
-    if (frames.length === 0) return null;
-    let most = 0;
-    for (const [index, frame] of frames.entries()) {
-      const judgement = await detectFaces(frame, 'count');
-      most = Math.max(most, judgement.faces.length);
-      // The frame whose face the face match will use (its descriptor is taken at processing).
-      if (judgement.faces.length === 1 && facts.faceFrame === undefined) facts.faceFrame = index;
-    }
-    facts.faces = most;
-    if (most === 0) return 'noFace';
-    if (most > 1) return 'multipleFaces';
+    frames = await videoFrames(path, facts.durationSeconds);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') ffmpegMissing = true;
     return null;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
+  if (frames.length === 0) return null;
+  let most = 0;
+  for (const [index, frame] of frames.entries()) {
+    const judgement = await detectFaces(frame, 'count');
+    most = Math.max(most, judgement.faces.length);
+    // The frame whose face the face match will use (its descriptor is taken at processing).
+    if (judgement.faces.length === 1 && facts.faceFrame === undefined) facts.faceFrame = index;
+  }
+  facts.faces = most;
+  if (most === 0) return 'noFace';
+  if (most > 1) return 'multipleFaces';
+  return null;
 }
