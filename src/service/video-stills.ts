@@ -24,7 +24,8 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
     return;
   }
   if (frames.length === 0) return;
-  const raw = ({ data, width, height }: RgbPixels) => sharp(data, { raw: { width, height, channels: 3 } });
+  const raw = ({ data, width, height, channels }: RgbPixels) =>
+    sharp(data, { raw: { width, height, channels } });
   const selfie = await raw(frames[Math.floor(frames.length / 2)])
     .jpeg({ quality: 85 })
     .toBuffer();

@@ -56,7 +56,7 @@ export function ppmFrames(bytes: Buffer): RgbPixels[] {
     const end = start + width * height * 3;
     if (end > bytes.length) throw new Error('ffmpeg wrote a truncated PPM frame');
     // A copy per frame: each one's buffer is moved to the face worker on its own.
-    frames.push({ data: new Uint8Array(bytes.subarray(start, end)), width, height });
+    frames.push({ data: new Uint8Array(bytes.subarray(start, end)), width, height, channels: 3 });
     at = end;
   }
   return frames;

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { FaceUse } from '@/shared/face-rules';
-import { detectFacesInFile, detectFacesRgb, loadFaceModels } from './faces';
+import { detectFacesInFile, detectFacesInPixels, loadFaceModels } from './faces';
 import type { RgbPixels } from './image';
 import { lowerThisThreadPriority } from './worker-thread';
 
@@ -9,7 +9,7 @@ lowerThisThreadPriority();
 // The face worker: runs Human for face-reader.ts, off the service's event loop (one image at a time).
 export interface FaceJob {
   id: number;
-  /** An image file, or the RGB pixels of its one decode (image.ts), moved here. */
+  /** An image file, or the pixels of its one decode (image.ts), moved here. */
   image: string | RgbPixels;
   use: FaceUse;
 }
@@ -19,10 +19,7 @@ void loadFaceModels().catch(() => undefined);
 
 parentPort!.on('message', (job: FaceJob) => {
   const { image, use } = job;
-  const reading =
-    typeof image === 'string'
-      ? detectFacesInFile(image, use)
-      : detectFacesRgb(image.data, image.width, image.height, use);
+  const reading = typeof image === 'string' ? detectFacesInFile(image, use) : detectFacesInPixels(image, use);
   reading.then(
     (reading) => parentPort!.postMessage({ id: job.id, reading }),
     (error: unknown) => parentPort!.postMessage({ id: job.id, error: String(error) }),

@@ -5,7 +5,6 @@ import {
   imageMetrics,
   METRICS_DECODE_LONG_SIDE,
   type ImageMetrics,
-  type PixelImage,
 } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
@@ -73,11 +72,12 @@ export interface ImageJob {
   faces?: boolean;
 }
 
-/** RGB pixels, row by row: the face checks' input. */
+/** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
 export interface RgbPixels {
   data: Uint8Array<ArrayBuffer>;
   width: number;
   height: number;
+  channels: 3 | 4;
 }
 
 export type InspectedImage =
@@ -92,29 +92,27 @@ export type InspectedImage =
   | { ok: false; reason: string };
 
 /**
- * The face checks' pixels from the RGBA decode: its RGB, box-filtered to FACE_INPUT_LONG_SIDE when
- * the decode is larger (a barcode's 2048 decode), the size the detector reads a file at.
+ * The face checks' pixels: the RGBA decode itself, or box-filtered to FACE_INPUT_LONG_SIDE when
+ * the decode is larger (a barcode's 2048 decode), the size the detector reads a file at. The face
+ * worker makes its tensor straight from these bytes (no RGB copy here).
  */
-function facePixels(pixels: {
-  data: Uint8Array;
-  width: number;
-  height: number;
-  channels: number;
-}): RgbPixels {
+function facePixels(pixels: { data: Uint8Array; width: number; height: number }): RgbPixels {
   const scale = FACE_INPUT_LONG_SIDE / Math.max(pixels.width, pixels.height);
-  const image: PixelImage =
+  const image =
     scale < 1
-      ? boxResize(pixels, Math.round(pixels.width * scale), Math.round(pixels.height * scale))
+      ? boxResize(
+          { ...pixels, channels: 4 },
+          Math.round(pixels.width * scale),
+          Math.round(pixels.height * scale),
+        )
       : pixels;
-  const { width, height, channels } = image;
-  const source = image.data;
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0, o = 0; o < data.length; i += channels, o += 3) {
-    data[o] = source[i];
-    data[o + 1] = source[i + 1];
-    data[o + 2] = source[i + 2];
-  }
-  return { data, width, height };
+  const data = image.data as Uint8Array;
+  return {
+    data: new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength),
+    width: image.width,
+    height: image.height,
+    channels: 4,
+  };
 }
 
 /**
