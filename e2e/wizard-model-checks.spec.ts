@@ -4,11 +4,14 @@ import { chromiumArgs } from '../playwright.config';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
+const ocrBPassport = fileURLToPath(new URL('./fixtures/photos/ocr-b-passport.jpg', import.meta.url));
+
 // The checks that need a model or a reader, in the browser before any upload, with the service's
 // rules: the fake camera's green test frame is refused as a selfie with the noFace prompt (and the
 // camera's guide says so while it is open), two faces with the multipleFaces one; a DNI back
 // without its required barcode is refused at capture; an expired passport is told with its date and
-// one whose MRZ names another country gets the service's prompt; a camera that sees a face says
+// one whose MRZ names another country gets the service's prompt; a passport printed in OCR-B is read
+// by the glyph reader without fetching the OCR; a camera that sees a face says
 // "ready".
 
 /** The live camera's guide: the status line inside the camera region. */
@@ -37,7 +40,7 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
     await wizard.start('global-passport');
     await page.getByLabel('Issuing country').selectOption('US');
     await wizard.continue();
-    // The OCR loads with the first photo of this side: more than the usual wait.
+    // Where the glyph reader does not read a zone alone, the OCR loads with it: more than the usual wait.
     const upload = page.getByLabel('Upload a photo (JPEG or PNG)');
     await upload.setInputFiles(samplePath('us-passport-expired.jpg'));
     const alert = page.getByRole('alert');
@@ -53,6 +56,30 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
     await page.getByLabel('Issuing country').selectOption('GB');
     await wizard.continue();
     await wizard.upload('gb-passport.jpg');
+  });
+
+  test('a passport printed in OCR-B is read at capture by the glyph reader, the OCR never fetched', async ({
+    page,
+  }) => {
+    const ocrFiles: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/models/tesseract/')) ocrFiles.push(request.url());
+    });
+    const wizard = new WizardPage(page);
+    await wizard.start('global-passport');
+    // Its zone names Spain: chosen as British, it is refused with the service's prompt.
+    await page.getByLabel('Issuing country').selectOption('GB');
+    await wizard.continue();
+    const alert = await wizard.uploadRefused(ocrBPassport);
+    await expect(alert).toContainText('This document is not from the country you chose.');
+    await wizard.button('Change the document type or country').click();
+    await page.getByLabel('Issuing country').selectOption('ES');
+    await wizard.continue();
+    await page.getByLabel('Upload a photo (JPEG or PNG)').setInputFiles(ocrBPassport);
+    await expect(page.getByRole('figure').getByText('ocr-b-passport.jpg', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    });
+    expect(ocrFiles).toEqual([]);
   });
 
   test('the fake camera frame (no face) is refused at capture, then a selfie with a face passes', async ({

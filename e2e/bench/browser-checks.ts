@@ -53,13 +53,19 @@ const weights: [string, (p: string) => boolean][] = [
     'selfie face check: TensorFlow.js wasm (SIMD build used)',
     (p) => p.endsWith('tfjs-backend-wasm-simd.wasm'),
   ],
-  ['passport MRZ check: tesseract.js + mrz (JS, page side)', (p) => /assets\/check-mrz-.*\.js$/.test(p)],
-  ['passport MRZ check: tesseract.js worker script', (p) => p.endsWith('models/tesseract/worker.min.js')],
   [
-    'passport MRZ check: tesseract core (one LSTM build)',
+    'passport MRZ check: glyph reader + mrz + tesseract.js (JS, page side)',
+    (p) => /assets\/check-mrz-.*\.js$/.test(p),
+  ],
+  [
+    'passport MRZ check, OCR when needed: tesseract.js worker script',
+    (p) => p.endsWith('models/tesseract/worker.min.js'),
+  ],
+  [
+    'passport MRZ check, OCR when needed: tesseract core (one LSTM build)',
     (p) => p.endsWith('tesseract-core-simd-lstm.wasm.js'),
   ],
-  ['passport MRZ check: English LSTM data (gzip already)', (p) => p.endsWith('eng.traineddata.gz')],
+  ['passport MRZ check, OCR when needed: English LSTM data (gzip)', (p) => p.endsWith('eng.traineddata.gz')],
   [
     'DNI back barcode check: zxing-wasm reader (JS + wasm)',
     (p) => /zxing_reader.*\.wasm$|assets\/(reader|check-barcode)-.*\.js$/.test(p),

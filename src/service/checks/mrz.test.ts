@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMrzBands, stretchContrast } from '@/shared/mrz-band';
-import { ocrBPagePerson, passportMrz } from '../../../e2e/fixtures/mrz-lines';
+import { OCR_B_PAGE_STATE, ocrBPagePerson, passportMrz } from '../../../e2e/fixtures/mrz-lines';
 import { sample } from '../../../e2e/fixtures/samples';
 import { inspectImage } from './image';
 import { closeMrzReader, readMrz, readMrzBands } from './mrz';
@@ -110,7 +110,7 @@ describe('readMrz', () => {
 describe('glyph reader (before the OCR)', () => {
   /** The OCR-B page of e2e/fixtures/make-mrz-glyphs.ts and the zone printed on it. */
   const ocrBPage = new URL('../../../e2e/fixtures/photos/ocr-b-passport.jpg', import.meta.url).pathname;
-  const ocrBZone = passportMrz('NLD', ocrBPagePerson);
+  const ocrBZone = passportMrz(OCR_B_PAGE_STATE, ocrBPagePerson);
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mrz-glyphs-'));
@@ -144,7 +144,7 @@ describe('glyph reader (before the OCR)', () => {
         found: true,
         valid: true,
         lines: ocrBZone,
-        issuingState: 'NLD',
+        issuingState: OCR_B_PAGE_STATE,
       });
       expect(band.byGlyphs, name).toMatchObject({
         person: { lastName: 'DE VRIES', documentNumber: 'NX8K4R2P1', dateOfBirth: '1991-06-23' },

@@ -78,8 +78,7 @@ export function useCameraGuide(
         const blob = await frameBlob(video);
         if (!blob) return;
         const readable =
-          (!barcode || (await barcode.readPdf417(blob)).found) &&
-          (!ocr || (await ocr.readMrz(blob)).read.found);
+          (!barcode || (await barcode.readPdf417(blob)).found) && (!ocr || (await ocr.mrzInView(blob)));
         if (!stopped) setState({ kind: 'document', state: readable ? 'readable' : 'notReadable' });
       };
     }

@@ -9,15 +9,16 @@ import {
   type MrzRead,
 } from '@/shared/document-reading';
 import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
-import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
+import { GLYPH_MIN_SCORE, readMrzByGlyphs, readMrzGlyphs } from '@/shared/mrz-glyphs';
 
 /**
  * The machine-readable zone read in the browser as the service reads it (`src/service/checks/mrz.ts`):
- * tesseract.js with the same English LSTM data (`@tesseract.js-data/eng`, 4.0.0_best_int), the
- * same parameters and page mode, on the same bands of the photo (`@/shared/mrz-band`), parsed by
- * `mrz` with its check digits through `@/shared/document-reading`. Its worker script, wasm core
- * and language data are files of the app (vite.config.ts serves them from node_modules): nothing
- * comes from a CDN. Loaded by the document step that requires an MRZ, on its first photo.
+ * on the same bands of the photo (`@/shared/mrz-band`), the glyph reader first (`@/shared/mrz-glyphs`),
+ * then, for a band it did not read alone, tesseract.js with the same English LSTM data
+ * (`@tesseract.js-data/eng`, 4.0.0_best_int), parameters and page mode; parsed by `mrz` with its
+ * check digits through `@/shared/document-reading`. The OCR's worker script, wasm core and language
+ * data are files of the app (vite.config.ts serves them from node_modules): nothing comes from a
+ * CDN, and they are fetched only when a band needs the OCR.
  */
 
 let loading: Promise<Worker> | undefined;
@@ -42,7 +43,7 @@ function ocrWorker(): Promise<Worker> {
   return loading;
 }
 
-/** Starts loading the OCR ahead of the photo (the step that needs it calls this). */
+/** Starts loading the OCR ahead of a reading (the benchmark times readings with the OCR loaded). */
 export const preloadMrzCheck = () => ocrWorker().then(() => undefined);
 
 /** Grey pixels of the photo at the OCR size (luma, one byte each, row by row). */
@@ -63,7 +64,7 @@ async function greyPixels(image: Blob) {
 
 export interface MrzCheck {
   read: MrzRead;
-  /** Time of the OCR and parsing, the OCR loaded (for the benchmark). */
+  /** Time of the reading and parsing, the OCR loaded when it was needed (for the benchmark). */
   readMs: number;
 }
 
@@ -73,7 +74,6 @@ export interface MrzCheck {
  * the glyph reader is sure of and whose check digits hold needs no OCR.
  */
 export async function readMrz(image: Blob): Promise<MrzCheck> {
-  const worker = await ocrWorker();
   const start = performance.now();
   const { grey, width, height } = await greyPixels(image);
   let read: MrzRead = { found: false };
@@ -84,6 +84,8 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
       read = byGlyphs;
       break;
     }
+    // Only a band the glyph reader did not read alone fetches and starts the OCR (4.3 MB).
+    const worker = await ocrWorker();
     const bandImage = new Blob([pgm(pixels)], { type: 'image/x-portable-graymap' });
     const lines = mrzLines((await worker.recognize(bandImage)).data.text);
     if (lines.length === 0) continue;
@@ -91,4 +93,16 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
     break;
   }
   return { read, readMs: performance.now() - start };
+}
+
+/**
+ * Whether a camera frame shows the zone well enough to read: a band of MRZ lines whose every glyph
+ * the glyph reader recognises (`GLYPH_MIN_SCORE`). For the live camera's hint, a few times a second:
+ * no OCR, so nothing heavy is fetched or run while the person frames the document.
+ */
+export async function mrzInView(image: Blob): Promise<boolean> {
+  const { grey, width, height } = await greyPixels(image);
+  return findMrzBands(grey, width, height).some(
+    (band) => (readMrzGlyphs(mrzBandPixels(grey, width, band))?.minScore ?? 0) >= GLYPH_MIN_SCORE,
+  );
 }
