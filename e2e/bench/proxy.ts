@@ -73,7 +73,7 @@ const bffStartUp = SMALL_ONLY
   : await compareStartUp(built.bff, 'src/bff/main.ts', env, `${bffUrl}/api/health`);
 const bff = startNode(built.bff, env);
 async function stopAll() {
-  await Promise.all([service, bff].map(stopNode));
+  await Promise.all([service, bff, ...(bareProxy ? [bareProxy] : [])].map(stopNode));
   await dispatcher.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -127,6 +127,22 @@ const viaBff: Route = {
     const cookie = String(res.headers['set-cookie']).split(';')[0];
     const { identity } = (await res.body.json()) as { identity: string };
     return { url: `${bffUrl}/api/identities/${identity}/send-input`, headers: { cookie } };
+  },
+};
+
+/** The floor: a bare pass-through (lib/bare-proxy.ts) in front of the service, started once the token is known. */
+const barePort = await freePort();
+let bareProxy: ReturnType<typeof startNode> | undefined;
+const bare: Route = {
+  name: 'bare hop',
+  async newIdentity(flowId) {
+    const { url } = await direct.newIdentity(flowId);
+    return {
+      url: url
+        .replace(`${serviceUrl}/v2/identities/`, `http://127.0.0.1:${barePort}/p/`)
+        .replace(/\/send-input$/, ''),
+      headers: {},
+    };
   },
 };
 
@@ -203,6 +219,8 @@ function place(placement: Placement) {
   const all = `0-${cpus().length - 1}`;
   cpusFor(service.pid!, placement === 'shared' ? all : '0');
   cpusFor(bff.pid!, placement === 'shared' ? all : '1');
+  // The bare hop stands where the BFF stands.
+  if (bareProxy?.pid) cpusFor(bareProxy.pid, placement === 'shared' ? all : '1');
 }
 function canPlace() {
   try {
@@ -254,7 +272,9 @@ async function measure(big: Buffer, small: Buffer) {
   const bffCpu: Record<string, number> = {};
   for (const { kind, flowId, perClient, clients } of kinds) {
     const body = kind === 'photo' ? small : fieldsOnly;
-    for (const route of [direct, viaBff, direct, viaBff]) {
+    // The bare hop (the floor of any proxy here) where the proxy's own cost shows: fields only.
+    const routes = kind === 'photo' ? [direct, viaBff] : [direct, viaBff, bare];
+    for (const route of [...routes, ...routes]) {
       const key = `${kind} ${route.name}`;
       latencies[key] ??= [];
       const targets = await Promise.all(Array.from({ length: clients }, () => route.newIdentity(flowId)));
@@ -312,6 +332,13 @@ function report(placement: Placement, big: Buffer, small: Buffer, m: Awaited<Ret
     console.log(
       `  added p50 latency (${kind}): ${fmt(added, 2)} ms   (target ≤ 1 ms); BFF CPU per send-input ${fmt(m.bffCpu[kind] / m.latencies[`${kind} via BFF`].length, 2)} ms`,
     );
+    const bareValues = m.latencies[`${kind} bare hop`];
+    if (bareValues) {
+      const floor = percentile(bareValues, 50) - percentile(m.latencies[`${kind} direct`], 50);
+      console.log(
+        `  added p50 latency of a bare hop (Fastify + undici, nothing else; the floor here): ${fmt(floor, 2)} ms; the BFF adds ${fmt(added - floor, 2)} ms above it`,
+      );
+    }
   }
 }
 
@@ -319,6 +346,13 @@ try {
   await waitForHttp(`${serviceUrl}/v2/flows`, service);
   await waitForHttp(`${bffUrl}/api/health`, bff);
   await serviceToken();
+  bareProxy = startNode(
+    'e2e/bench/lib/bare-proxy.ts',
+    env,
+    'ignore',
+    [],
+    [String(barePort), serviceUrl, token],
+  );
 
   const photo = await sharp({
     create: { width: 640, height: 640, channels: 3, background: { r: 200, g: 40, b: 90 } },

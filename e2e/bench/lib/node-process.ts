@@ -27,12 +27,13 @@ export function startNode(
   env: NodeJS.ProcessEnv,
   stdout: 'inherit' | 'ignore' = 'ignore',
   nodeOptions: string[] = [],
+  args: string[] = [],
 ) {
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
-  return spawn(process.execPath, [...profile, ...loader, ...nodeOptions, entry], {
+  return spawn(process.execPath, [...profile, ...loader, ...nodeOptions, entry, ...args], {
     env,
     stdio: ['ignore', stdout, 'inherit'],
   });
