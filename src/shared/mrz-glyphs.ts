@@ -4,8 +4,9 @@
  * levelled (`mrz-band.ts`) each line can be cut into equal cells and each cell compared with the
  * glyphs of known typefaces (`mrz-glyph-templates.ts`). That takes a few milliseconds where the
  * OCR's LSTM takes ~70 ms a line. The reading is kept only when every cell matches one glyph
- * clearly (`GLYPH_MIN_SCORE`, `GLYPH_MIN_MARGIN`); anything less (another typeface, blur, a
- * pattern behind the print) goes to the OCR as before. Used by the service and the wizard alike.
+ * clearly (`GLYPH_MIN_SCORE`, `GLYPH_MIN_MARGIN`) and the check digits hold; anything less
+ * (another typeface, blur, a pattern behind the print) goes to the OCR as before. Used by the
+ * service and the wizard alike.
  */
 import { MRZ_ALPHABET, mrzLines, parseMrzLines, type MrzParseResult, type MrzRead } from './document-reading';
 import type { GreyImage } from './mrz-band';
@@ -20,9 +21,9 @@ export const GLYPH_GRID_H = 18;
  * other character where no check digit covers it, for a reading to stand without the OCR (and
  * then only when its check digits hold). Measured on the samples (DejaVu Sans Mono) and on an
  * OCR-B page in photo-like variants (turned 3° and 4.5°, framed small, 2500 px, 700 px at JPEG
- * quality 60, dulled, blurred σ 1): weakest cell 0.76–0.92, least lead 0.035–0.16 (DejaVu's O and Q
- * are the closest pair); blurred σ 1.8:
- * 0.66–0.76 with leads of 0.004–0.02 (those go to the OCR).
+ * quality 60, dulled, blurred σ 1): weakest cell 0.76–0.92, least lead 0.035–0.16 (DejaVu's O
+ * and Q are the closest pair); blurred σ 1.8: 0.66–0.76 with leads of 0.004–0.02 (those go to the
+ * OCR).
  */
 export const GLYPH_MIN_SCORE = 0.7;
 export const GLYPH_MIN_MARGIN = 0.03;
@@ -57,7 +58,6 @@ interface TextLine {
 
 /** One glyph's place: the line's rows and a window one pitch wide about its print. */
 export interface GlyphCell {
-  line: number;
   x: number;
   top: number;
   bottom: number;
@@ -252,7 +252,6 @@ export function glyphCells(image: GreyImage): { threshold: number; lines: GlyphC
         : centreOfCut;
       const y = middle + slope * (centre - (line.left + line.right) / 2);
       cells.push({
-        line: index,
         x: centre - fit.pitch / 2,
         top: y - height / 2,
         bottom: y + height / 2,
@@ -353,7 +352,7 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
   if (!cut) return null;
   const cells = cut.lines;
   const features = cells.map((line) => line.map((cell) => glyphFeature(image, cell, cut.threshold)));
-  let best: GlyphReading | null = null;
+  let best: { total: number; reading: GlyphReading } | undefined;
   const fields = FIELDS[cells[0].length];
   for (const { font, glyphs } of templates()) {
     let minScore = 1;
@@ -379,19 +378,20 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
         })
         .join(''),
     );
-    const reading = {
-      lines,
-      font,
-      minScore,
-      minMargin,
-      confident: minScore >= GLYPH_MIN_SCORE && minMargin >= GLYPH_MIN_MARGIN,
-      total,
-    };
-    if (!best || total > (best as typeof reading).total) best = reading;
+    // The typeface is the one whose glyphs match the zone best overall.
+    if (!best || total > best.total)
+      best = {
+        total,
+        reading: {
+          lines,
+          font,
+          minScore,
+          minMargin,
+          confident: minScore >= GLYPH_MIN_SCORE && minMargin >= GLYPH_MIN_MARGIN,
+        },
+      };
   }
-  if (!best) return null;
-  const { lines, font, minScore, minMargin, confident } = best;
-  return { lines, font, minScore, minMargin, confident };
+  return best?.reading ?? null;
 }
 
 /**
