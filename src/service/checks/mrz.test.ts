@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMrzBands, stretchContrast } from '@/shared/mrz-band';
-import { OCR_B_PAGE_STATE, ocrBPagePerson, passportMrz } from '../../../e2e/fixtures/mrz-lines';
+import {
+  idCardMrz,
+  OCR_B_PAGE_STATE,
+  ocrBCardPerson,
+  ocrBPagePerson,
+  passportMrz,
+} from '../../../e2e/fixtures/mrz-lines';
 import { sample } from '../../../e2e/fixtures/samples';
 import { inspectImage } from './image';
 import { closeMrzReader, readMrz, readMrzBands } from './mrz';
@@ -148,6 +154,22 @@ describe('glyph reader (before the OCR)', () => {
       });
       expect(band.byGlyphs, name).toMatchObject({
         person: { lastName: 'DE VRIES', documentNumber: 'NX8K4R2P1', dateOfBirth: '1991-06-23' },
+      });
+    }
+  });
+
+  it("reads an OCR-B identity card's three lines (TD1), its pattern across them, as printed and turned", async () => {
+    const card = new URL('../../../e2e/fixtures/photos/ocr-b-id-back.jpg', import.meta.url).pathname;
+    const turned = join(dir, 'card-turned.jpg');
+    await sharp(card).rotate(2, { background: '#555555' }).jpeg({ quality: 85 }).toFile(turned);
+    for (const file of [card, turned]) {
+      const [band] = await bands(file);
+      expect(band.byGlyphs, file).toMatchObject({
+        found: true,
+        valid: true,
+        lines: idCardMrz(OCR_B_PAGE_STATE, ocrBCardPerson),
+        documentCode: 'I',
+        person: { documentNumber: 'ZK3841205', dateOfBirth: '1987-11-02' },
       });
     }
   });
