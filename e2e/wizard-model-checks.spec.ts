@@ -11,7 +11,8 @@ const ocrBPassport = fileURLToPath(new URL('./fixtures/photos/ocr-b-passport.jpg
 // camera's guide says so while it is open), two faces with the multipleFaces one; a DNI back
 // without its required barcode is refused at capture; an expired passport is told with its date and
 // one whose MRZ names another country gets the service's prompt; a passport printed in OCR-B is read
-// by the glyph reader without fetching the OCR; a camera that sees a face says
+// by the glyph reader without fetching the OCR, and the camera's hint for its zone uses no OCR either;
+// a camera that sees a face says
 // "ready".
 
 /** The live camera's guide: the status line inside the camera region. */
@@ -75,6 +76,13 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
     await wizard.button('Change the document type or country').click();
     await page.getByLabel('Issuing country').selectOption('ES');
     await wizard.continue();
+    // The live camera's hint looks with the glyph reader alone: the green test frame shows no zone.
+    await wizard.button('Take a photo with the camera').click();
+    await wizard.button('Open the camera').click();
+    await expect(cameraGuide(page)).toHaveText(/The machine-readable lines \(<<<\) cannot be read yet/, {
+      timeout: 30_000,
+    });
+    await wizard.button('Close the camera').click();
     await page.getByLabel('Upload a photo (JPEG or PNG)').setInputFiles(ocrBPassport);
     await expect(page.getByRole('figure').getByText('ocr-b-passport.jpg', { exact: true })).toBeVisible({
       timeout: 20_000,
