@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { videoFrames } from './checks/face-checks';
-import type { RgbPixels } from './checks/image';
+import type { FacePixels } from './checks/image';
 import type { InputRow, ServiceContext, VerificationRow } from './context';
 import { factsOf } from './verification-data';
 
@@ -16,7 +16,7 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
   const facts = factsOf(video);
   const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
   if (facts.frames || !path) return;
-  let frames: RgbPixels[];
+  let frames: FacePixels[];
   try {
     frames = await videoFrames(path, facts.durationSeconds);
   } catch (error) {
@@ -24,7 +24,7 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
     return;
   }
   if (frames.length === 0) return;
-  const raw = ({ data, width, height, channels }: RgbPixels) =>
+  const raw = ({ data, width, height, channels }: FacePixels) =>
     sharp(data, { raw: { width, height, channels } });
   const selfie = await raw(frames[Math.floor(frames.length / 2)])
     .jpeg({ quality: 85 })

@@ -14,7 +14,7 @@ import { documentFaces, selfieFaces, videoFaces } from './face-checks';
 import { readMrz, readMrzBands } from './mrz';
 import type { MrzBandRead } from './mrz-bands';
 import { parseStatement } from './bank-statement';
-import { readImageHeader, type RgbPixels } from './image';
+import { readImageHeader, type FacePixels } from './image';
 import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
@@ -156,7 +156,7 @@ async function checkPhoto(
   photo: PhotoCheck,
 ): Promise<
   | { outcome: CheckOutcome }
-  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: MrzBandRead[]; faces?: RgbPixels }
+  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: MrzBandRead[]; faces?: FacePixels }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import { detectFaces } from './face-reader';
 import { storedDescriptor } from './faces';
-import type { RgbPixels } from './image';
+import type { FacePixels } from './image';
 import type { InputFacts } from './types';
 
 /** Frames of a liveness video that are looked at (evenly spread over its length). */
@@ -17,21 +17,21 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
 }
 
 /** The selfie rule (exactly one face, eyes open), on the file or its decoded pixels. */
-export async function selfieFaces(image: string | RgbPixels, facts: InputFacts) {
+export async function selfieFaces(image: string | FacePixels, facts: InputFacts) {
   const judgement = await detectFaces(image, 'selfie');
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
 /** A document portrait: noFace when there is none (the largest face is the holder's). */
-export async function documentFaces(image: string | RgbPixels, facts: InputFacts): Promise<'noFace' | null> {
+export async function documentFaces(image: string | FacePixels, facts: InputFacts): Promise<'noFace' | null> {
   const judgement = await detectFaces(image, 'count');
   record(facts, judgement);
   return judgement.faces.length === 0 ? 'noFace' : null;
 }
 
 /** The descriptor of the largest face in an image, rounded for storage; undefined when it has none. */
-export async function faceDescriptorOf(image: string | RgbPixels) {
+export async function faceDescriptorOf(image: string | FacePixels) {
   const embedding = (await detectFaces(image, 'descriptor')).faces[0]?.embedding;
   return embedding?.length ? storedDescriptor(embedding) : undefined;
 }
@@ -43,8 +43,8 @@ const ffmpeg = () => process.env.FFMPEG_PATH || 'ffmpeg';
 const FRAMES_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The images of a stream of binary PPM files (`P6 width height 255`, then RGB bytes), as ffmpeg writes them. */
-export function ppmFrames(bytes: Buffer): RgbPixels[] {
-  const frames: RgbPixels[] = [];
+export function ppmFrames(bytes: Buffer): FacePixels[] {
+  const frames: FacePixels[] = [];
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/;
   let at = 0;
   while (at < bytes.length) {
@@ -67,7 +67,7 @@ export function ppmFrames(bytes: Buffer): RgbPixels[] {
  * them to a pipe as PPM (no image files, no PNG to encode and decode again). Throws when ffmpeg is
  * missing or fails.
  */
-export async function videoFrames(path: string, durationSeconds: number | undefined): Promise<RgbPixels[]> {
+export async function videoFrames(path: string, durationSeconds: number | undefined): Promise<FacePixels[]> {
   const fps = durationSeconds && durationSeconds > 0 ? VIDEO_FRAMES / durationSeconds : 1;
   const args = [
     '-hide_banner',
@@ -110,7 +110,7 @@ export async function videoFaces(
   facts: InputFacts,
 ): Promise<'noFace' | 'multipleFaces' | null> {
   if (ffmpegMissing) return null;
-  let frames: RgbPixels[];
+  let frames: FacePixels[];
   try {
     frames = await videoFrames(path, facts.durationSeconds);
   } catch (error) {

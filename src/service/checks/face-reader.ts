@@ -3,7 +3,7 @@ import type { FaceUse } from '@/shared/face-rules';
 import type { FaceJob } from './face-worker';
 import { startWorkerThread } from './worker-thread';
 import type { FaceReading } from './faces';
-import type { RgbPixels } from './image';
+import type { FacePixels } from './image';
 
 /**
  * Face detection runs in one worker thread (TensorFlow.js's wasm backend computes synchronously:
@@ -48,7 +48,7 @@ function startWorker(): Worker {
  * Detects faces in the face worker, with the models `use` needs: in an image file (JPEG/PNG, its
  * own bounded decode) or in pixels of the image's one decode (moved to the worker, not copied).
  */
-export function detectFaces(image: string | RgbPixels, use: FaceUse): Promise<FaceReading> {
+export function detectFaces(image: string | FacePixels, use: FaceUse): Promise<FaceReading> {
   worker ??= startWorker();
   const w = worker;
   w.ref();

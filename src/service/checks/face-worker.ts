@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { FaceUse } from '@/shared/face-rules';
 import { detectFacesInFile, detectFacesInPixels, loadFaceModels } from './faces';
-import type { RgbPixels } from './image';
+import type { FacePixels } from './image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();
@@ -10,7 +10,7 @@ lowerThisThreadPriority();
 export interface FaceJob {
   id: number;
   /** An image file, or the pixels of its one decode (image.ts), moved here. */
-  image: string | RgbPixels;
+  image: string | FacePixels;
   use: FaceUse;
 }
 

@@ -12,7 +12,7 @@ import {
   type DetectedFace,
   type FaceJudgement,
 } from '@/shared/face-rules';
-import { MAX_IMAGE_PIXELS, type RgbPixels } from './image';
+import { MAX_IMAGE_PIXELS, type FacePixels } from './image';
 
 /**
  * Face detection, eye openness and descriptors with @vladmandic/human on TensorFlow.js's wasm
@@ -119,7 +119,7 @@ let queue: Promise<unknown> = Promise.resolve();
  * FACE_USE_MODELS). The tensor's int32 RGB values are written from the bytes in one pass (tfjs
  * would otherwise convert a byte array itself, after an RGB copy).
  */
-export function detectFacesInPixels(pixels: RgbPixels, use: FaceUse = 'selfie'): Promise<FaceReading> {
+export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie'): Promise<FaceReading> {
   const { data, width, height, channels } = pixels;
   const run = queue.then(async () => {
     const { human, tf } = await loadFaceModels();

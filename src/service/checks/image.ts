@@ -68,7 +68,7 @@ export interface ImageJob {
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
-export interface RgbPixels {
+export interface FacePixels {
   data: Uint8Array<ArrayBuffer>;
   width: number;
   height: number;
@@ -82,7 +82,7 @@ export type InspectedImage =
       pdf417?: Pdf417Read;
       /** The MRZ bands, lowest first. */
       mrzBands?: MrzBandRead[];
-      faces?: RgbPixels;
+      faces?: FacePixels;
     }
   | { ok: false; reason: string };
 
@@ -91,7 +91,7 @@ export type InspectedImage =
  * the decode is larger (a barcode's 2048 decode), the size the detector reads a file at. The face
  * worker makes its tensor straight from these bytes (no RGB conversion here).
  */
-function facePixels(pixels: { data: Uint8Array; width: number; height: number }): RgbPixels {
+function facePixels(pixels: { data: Uint8Array; width: number; height: number }): FacePixels {
   const scale = FACE_INPUT_LONG_SIDE / Math.max(pixels.width, pixels.height);
   const image =
     scale < 1

@@ -1,16 +1,15 @@
-import sharp from 'sharp';
-import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH } from '@/shared/document-reading';
-import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { parse } from 'mrz';
-import type { MrzRead } from '@/shared/document-reading';
+import sharp from 'sharp';
+import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
+import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
 import { MAX_IMAGE_PIXELS } from './image';
 
 /**
  * The MRZ bands of a document photo (lowest band first; none when no MRZ-like lines are found),
  * from grey pixels MRZ_OCR_WIDTH wide, each as an image for the OCR, with the zone itself when the
- * glyph reader read it alone (`@/shared/mrz-glyphs`). No OCR here: this runs in the image workers, beside the
- * metrics, on the same decode where its width fits.
+ * glyph reader read it alone (`@/shared/mrz-glyphs`). No OCR here: this runs in the image workers,
+ * beside the metrics, on the same decode where its width fits.
  */
 
 /** A band: its pixels for the OCR (binary PGM), and the zone when the glyph reader read it alone. */
