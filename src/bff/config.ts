@@ -161,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileMs: number('RECONCILE_SECONDS', env.RECONCILE_SECONDS, 300) * 1000,
     retentionDays: number('RETENTION_DAYS', env.RETENTION_DAYS, 90),
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
-    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/flows'),
+    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/verification/flows'),
     creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
   };
 }

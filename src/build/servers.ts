@@ -37,8 +37,8 @@ export async function buildServers(outDir: string, root = process.cwd()) {
     // import.meta.resolve('tsx/…') is only reached when running from the sources.
     logOverride: { 'unsupported-dynamic-import': 'silent' },
   });
-  // The demo flows are read from the folder beside the code (src/service/flows.ts).
-  cpSync(path.join(root, 'src/service/flows'), path.join(outDir, 'flows'), {
+  // The demo flows are read from the folder beside the code (src/service/verification/flows.ts).
+  cpSync(path.join(root, 'src/service/verification/flows'), path.join(outDir, 'flows'), {
     recursive: true,
     filter: (file) => !file.endsWith('.md'),
   });

@@ -1,4 +1,4 @@
-import { buildServiceApp } from './app';
+import { buildServiceApp } from './http/app';
 import { warmFaceReader } from './checks/face-reader';
 import { warmMrzReader } from './checks/mrz';
 import { warmPdfReader } from './checks/pdf-reader';

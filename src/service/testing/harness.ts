@@ -9,9 +9,9 @@ import { afterAll } from 'vitest';
 import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
 import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
 import { sendInputForm, type UploadPart } from '../../../e2e/fixtures/send-input-form';
-import { buildServiceApp } from '../app';
+import { buildServiceApp } from '../http/app';
 import { loadConfig, type ServiceConfig } from '../config';
-import { signBody } from '../outbox';
+import { signBody } from '../storage/outbox';
 
 export interface RunningService {
   url: string;

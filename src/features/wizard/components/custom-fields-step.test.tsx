@@ -5,7 +5,7 @@ import { Suspense } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { flowSchema } from '@/shared/flow';
 import { addTranslations, setLanguage } from '@/lib/i18n';
-import mxFlow from '../../../service/flows/mx-ine-full.json';
+import mxFlow from '../../../service/verification/flows/mx-ine-full.json';
 import { buildSteps } from '../lib/steps';
 import type { Capture } from '../lib/wizard-model';
 import en from '../locales/en.json';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flowSchema } from '@/shared/flow';
-import arFlow from '../../../service/flows/ar-national-id.json';
+import arFlow from '../../../service/verification/flows/ar-national-id.json';
 import { buildSteps } from './steps';
 import type { WizardState } from './wizard-model';
 import { parsePosition, positionOf, positionSearch, previousPosition, reach } from './wizard-position';

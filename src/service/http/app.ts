@@ -1,0 +1,144 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { openApiDocument } from '@/shared/contract/openapi';
+import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
+import { requireBearer } from './auth';
+import type { ServiceConfig } from '../config';
+import type { ServiceContext } from '../verification/context';
+import { openDb } from '../storage/db';
+import { installErrorHandler, ServiceError } from './errors';
+import { guardOpenRoutes } from '@/server-shared/open-route-guard';
+import { loadFlows } from '../verification/flows';
+import { planFlow } from '@/shared/flow-plan';
+import { Lifecycle } from '../verification/lifecycle';
+import { MediaStore } from '../storage/media-store';
+import { OutboundPolicy } from '../storage/outbound-url';
+import { Outbox } from '../storage/outbox';
+import { PgDeliveryQueue } from '../storage/pg-outbox';
+import { RetentionSweep } from '../verification/retention';
+import { VerificationRepo } from '../storage/verification-repo';
+import { creditCheckRoutes } from './routes/credit-checks';
+import { flowRoutes } from './routes/flows';
+import { healthRoutes } from './routes/health';
+import { identityRoutes } from './routes/identities';
+import { mediaRoutes } from './routes/media';
+import { oauthRoutes } from './routes/oauth';
+import { verificationRoutes } from './routes/verifications';
+import { webhookRoutes } from './routes/webhooks';
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The embedded verification service as a Fastify instance; it never listens (main.ts does).
+ * Timers and pending webhook deliveries resume when the instance is ready, and stop on close.
+ */
+export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 64 * 1024,
+    // The BFF passes on the person's address in X-Forwarded-For; nobody else is believed.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    // A send-input of 16 files of 50 MB from a slow phone takes long, but not forever.
+    requestTimeout: 15 * 60 * 1000,
+    // On close, idle keep-alive connections go at once; requests under way are finished.
+    forceCloseConnections: 'idle',
+    // The hosted service answers with or without a trailing slash; its clients use both.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const contracts = useZodContracts(app);
+  const db = openDb(config.dataDir);
+  const media = new MediaStore(config.dataDir);
+  media.clearTmp();
+  // Files whose transaction did or did not commit before the last stop, and orphans.
+  const repo = new VerificationRepo(db);
+  const recovered = media.recover((id) => repo.hasMedia(id));
+  const flows = loadFlows();
+  const outbound = new OutboundPolicy(config.outboundAllowed);
+  const outbox = new Outbox(db, {
+    policy: outbound,
+    secret: config.webhookSecret,
+    retrySeconds: config.webhookRetrySeconds,
+    timeoutMs: config.webhookTimeoutMs,
+    log: app.log,
+    queue: config.databaseUrl ? new PgDeliveryQueue(db, config.databaseUrl) : undefined,
+  });
+  const ctx: ServiceContext = {
+    config,
+    db,
+    repo,
+    flows,
+    plans: new Map([...flows].map(([id, flow]) => [id, planFlow(flow)])),
+    media,
+    outbox,
+    outbound,
+    log: app.log,
+    baseUrl: () => config.publicUrl || listeningUrl(app, config),
+  };
+  const lifecycle = new Lifecycle(ctx);
+
+  installErrorHandler(app, media);
+  app.server.headersTimeout = config.headersTimeoutMs;
+  guardOpenRoutes(app, {
+    isOpen: (url) => url === '/oauth' || url === '/health',
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    busy: () =>
+      new ServiceError(503, {
+        code: 503,
+        type: 'SystemError',
+        name: 'busy',
+        message: 'too many requests under way',
+      }),
+  });
+  void app.register(multipart, { throwFileSizeLimit: false });
+  void app.register(oauthRoutes, { ctx });
+  void app.register(healthRoutes, { ctx });
+  // The OpenAPI document of the routes this instance serves, from the same schemas they run.
+  app.get('/openapi.json', async () =>
+    openApiDocument(
+      { title: 'IDV verification service (embedded)', version: '2' },
+      contracts.filter((c) => c.url !== '/openapi.json'),
+      { bearer: true },
+    ),
+  );
+  void app.register(async (secured) => {
+    secured.addHook('onRequest', async (request) => requireBearer(config, request));
+    // Routes the hosted API lacks are ours; SERVICE_EXTENSIONS=off leaves only the documented ones.
+    if (config.extensions) await secured.register(flowRoutes, { ctx });
+    if (config.extensions) await secured.register(webhookRoutes, { ctx });
+    await secured.register(verificationRoutes, { ctx, lifecycle });
+    await secured.register(identityRoutes, { ctx, lifecycle });
+    await secured.register(mediaRoutes, { ctx });
+    await secured.register(creditCheckRoutes, { ctx });
+  });
+
+  // Requests under way when the service stops may finish, but their keep-alive connections must
+  // not then hold the stop for keepAliveTimeout: they close as soon as they fall idle.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
+  const retention = new RetentionSweep(ctx, lifecycle);
+  app.addHook('onReady', async () => {
+    retention.start();
+    if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
+    outbox.resume();
+    lifecycle.resume();
+  });
+  app.addHook('onClose', async () => {
+    await retention.stop();
+    lifecycle.close();
+    await outbox.close();
+    await outbound.close().catch(() => undefined);
+    db.close();
+  });
+  return app;
+}

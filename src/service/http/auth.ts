@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import type { ServiceConfig } from '../config';
+import { unauthorized } from './errors';
+
+/** Signing key derived from the client secret, so that changing the secret revokes every token. */
+const signingKey = (config: ServiceConfig) =>
+  new Uint8Array(createHmac('sha256', config.clientSecret).update('idv-service-access-token').digest());
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export function checkClientCredentials(config: ServiceConfig, header: string | undefined) {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match) throw unauthorized('client credentials required (HTTP Basic)', 'invalid_client');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const id = colon < 0 ? decoded : decoded.slice(0, colon);
+  const secret = colon < 0 ? '' : decoded.slice(colon + 1);
+  // Both compared, always, so that timing does not tell which one was wrong.
+  const ok = sameText(id, config.clientId) && sameText(secret, config.clientSecret);
+  if (!ok) throw unauthorized('invalid client credentials', 'invalid_client');
+}
+
+export async function issueToken(config: ServiceConfig) {
+  const accessToken = await new SignJWT({ scope: 'verifications' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(config.clientId)
+    .setIssuer('idv-embedded-service')
+    .setIssuedAt()
+    .setExpirationTime(`${config.tokenTtlSeconds}s`)
+    .sign(signingKey(config));
+  // Clients of the hosted API read the account user's id from payload.user._id.
+  const userId = createHmac('sha256', 'idv-service-user').update(config.clientId).digest('hex').slice(0, 24);
+  return {
+    access_token: accessToken,
+    expiresIn: config.tokenTtlSeconds,
+    payload: { user: { _id: userId, firstName: 'API', lastName: 'Client' } },
+  };
+}
+
+export async function requireBearer(config: ServiceConfig, request: FastifyRequest) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  if (!match) throw unauthorized('a bearer token is required');
+  try {
+    await jwtVerify(match[1], signingKey(config), {
+      algorithms: ['HS256'],
+      issuer: 'idv-embedded-service',
+      subject: config.clientId,
+      // A token that never expires is not one this service issues.
+      requiredClaims: ['exp'],
+    });
+  } catch {
+    throw unauthorized('invalid or expired token');
+  }
+}

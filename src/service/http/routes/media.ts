@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { mimeOf } from '@/shared/file-format';
+import type { ServiceContext } from '../../verification/context';
+import { notFound } from '../errors';
+
+/** GET /media/{mediaId}: a stored input file (service spec 4.6), bearer-protected like everything else. */
+export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
+  app.get<{ Params: { mediaId: string } }>(
+    '/media/:mediaId',
+    { schema: { response: { 200: { contentType: 'application/octet-stream' } } } },
+    async (request, reply) => {
+      const file = ctx.media.pathOf(request.params.mediaId);
+      const row = file ? ctx.repo.media(request.params.mediaId) : undefined;
+      if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
+      return reply
+        .header('content-type', mimeOf[row.format])
+        .header('content-length', row.size)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(fs.createReadStream(file));
+    },
+  );
+}

@@ -1,0 +1,147 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, getToken, startService, type RunningService } from '../../testing/harness';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService({ TOKEN_TTL_SECONDS: '3' });
+});
+afterAll(() => svc.close());
+
+const oauth = (authorization: string | undefined, body = 'grant_type=client_credentials') =>
+  fetch(`${svc.url}/oauth`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization ? { authorization } : {}),
+    },
+    body,
+  });
+
+describe('POST /oauth', () => {
+  it('issues a JWT for the client credentials', async () => {
+    const response = await oauth(basicAuth(svc.config.clientId, svc.config.clientSecret));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { access_token: string; expiresIn: number };
+    expect(body.expiresIn).toBe(3);
+    expect(body.access_token.split('.')).toHaveLength(3);
+  });
+
+  it('refuses wrong or missing credentials with invalid_client', async () => {
+    for (const authorization of [
+      basicAuth(svc.config.clientId, 'wrong'),
+      basicAuth('someone', svc.config.clientSecret),
+      undefined,
+    ]) {
+      const response = await oauth(authorization);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 401, name: 'invalid_client' });
+    }
+  });
+
+  it('needs grant_type=client_credentials', async () => {
+    const response = await oauth(
+      basicAuth(svc.config.clientId, svc.config.clientSecret),
+      'grant_type=password',
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ name: 'unsupported_grant_type' });
+  });
+});
+
+describe('bearer tokens', () => {
+  const flows = (authorization?: string) =>
+    fetch(`${svc.url}/v2/flows`, { headers: authorization ? { authorization } : {} });
+
+  it('refuses missing, malformed and badly signed tokens', async () => {
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(svc.config.clientId)
+      .setIssuer('idv-embedded-service')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('not-the-key-not-the-key-not-the-key'));
+    for (const authorization of [
+      undefined,
+      'Bearer',
+      'Bearer not.a.jwt',
+      `Bearer ${forged}`,
+      basicAuth('a', 'b'),
+    ]) {
+      const response = await flows(authorization);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 401, name: 'unauthorized' });
+    }
+  });
+
+  it('accepts a fresh token and refuses it once expired (TOKEN_TTL_SECONDS=3)', async () => {
+    const token = await getToken(svc.url, svc.config);
+    expect((await flows(`Bearer ${token}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 4100));
+    const response = await flows(`Bearer ${token}`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: 401, name: 'unauthorized' });
+  });
+
+  it('protects media and send-input too', async () => {
+    expect((await fetch(`${svc.url}/media/${'a'.repeat(32)}`)).status).toBe(401);
+    expect(
+      (await fetch(`${svc.url}/v2/identities/x/send-input`, { method: 'POST', body: new FormData() })).status,
+    ).toBe(401);
+  });
+});
+
+describe('tokens', () => {
+  it('refuses a token signed with the right key but without exp', async () => {
+    const svc = await startService();
+    try {
+      const { SignJWT } = await import('jose');
+      const { createHmac } = await import('node:crypto');
+      const key = new Uint8Array(
+        createHmac('sha256', svc.config.clientSecret).update('idv-service-access-token').digest(),
+      );
+      const forever = await new SignJWT({ scope: 'verifications' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(svc.config.clientId)
+        .setIssuer('idv-embedded-service')
+        .setIssuedAt()
+        .sign(key);
+      const response = await fetch(`${svc.url}/v2/flows`, {
+        headers: { authorization: `Bearer ${forever}` },
+      });
+      expect(response.status).toBe(401);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('POST /oauth under a guessing attack', () => {
+  it('counts only wrong credentials, then refuses the address with 429 and Retry-After', async () => {
+    const guarded = await startService({ OAUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const post = (authorization: string) =>
+        fetch(`${guarded.url}/oauth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+          body: 'grant_type=client_credentials',
+        });
+      const right = basicAuth(guarded.config.clientId, guarded.config.clientSecret);
+      // A client renewing its token often is never limited.
+      for (let i = 0; i < 10; i++) expect((await post(right)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        const wrong = await post(basicAuth(guarded.config.clientId, `guess-${i}`));
+        expect(wrong.status).toBe(401);
+      }
+      const refused = await post(basicAuth(guarded.config.clientId, 'guess-4'));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ code: 429, name: 'too_many_requests' });
+      // The lockout never refuses the right secret (the real client keeps renewing its token).
+      expect((await post(right)).status).toBe(200);
+      // Tokens issued before still work: the limit is on getting new ones.
+      expect((await fetch(`${guarded.url}/v2/flows`, { headers: guarded.auth })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

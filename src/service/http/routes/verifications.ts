@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  creationAnswerSchema,
+  createVerificationSchema,
+  statusDecisionSchema,
+} from '@/shared/contract/service-api';
+import { verificationDataSchema } from '@/shared/contract/verification';
+import type { ServiceContext } from '../../verification/context';
+import { notFound, ServiceError } from '../errors';
+import type { Lifecycle } from '../../verification/lifecycle';
+import { deviceFingerprintOf, inputsView, verificationView } from '../../verification/verification-data';
+
+const idParams = z.object({ id: z.string() });
+const creationBody = createVerificationSchema.optional();
+
+/**
+ * A verification as both creation routes make it: the flow named, or the account's default one;
+ * a new identity, or the existing one given (re-verification).
+ */
+export function createVerification(
+  ctx: ServiceContext,
+  lifecycle: Lifecycle,
+  request: FastifyRequest,
+  body: z.output<typeof creationBody>,
+) {
+  const plan = ctx.plans.get(body?.flowId ?? ctx.config.defaultFlowId);
+  if (!plan) throw notFound('unknown flow');
+  if (body?.identityId && !ctx.repo.byIdentity(body.identityId)) {
+    throw notFound('unknown identity');
+  }
+  const v = lifecycle.create(plan.flow.id, body?.metadata, {
+    identity: body?.identityId,
+    ip: request.ip,
+    ua: request.headers['user-agent'] ?? null,
+  });
+  return { plan, v, metadata: body?.metadata ?? {} };
+}
+
+export async function verificationRoutes(
+  app: FastifyInstance,
+  opts: { ctx: ServiceContext; lifecycle: Lifecycle },
+) {
+  const { ctx, lifecycle } = opts;
+  const find = (id: string) => {
+    const v = ctx.repo.get(id);
+    if (!v) throw notFound('unknown verification');
+    return v;
+  };
+  const view = (id: string) => {
+    const v = find(id);
+    return verificationView(ctx, v, ctx.repo.inputs(v.id));
+  };
+
+  app.post(
+    '/v2/verifications',
+    { schema: { body: creationBody, response: { 200: creationAnswerSchema } } },
+    async (request) => {
+      const body = request.body as z.output<typeof creationBody>;
+      const { plan, v, metadata } = createVerification(ctx, lifecycle, request, body);
+      return {
+        id: v.id,
+        identity: v.identity,
+        flow: { id: plan.flow.id, name: plan.flow.name },
+        inputs: inputsView(plan, []),
+        steps: [
+          ...(plan.biometric
+            ? [{ id: plan.biometric === 'selfie-video' ? 'liveness' : 'selfie', status: 0 as const }]
+            : []),
+          { id: 'ip-validation', status: 0 as const },
+        ],
+        documents: [],
+        metadata,
+        expired: false,
+        deviceFingerprint: deviceFingerprintOf(v),
+        hasProblem: false,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/verifications/:id',
+    { schema: { params: idParams, response: { 200: verificationDataSchema } } },
+    async (request) => view((request.params as z.infer<typeof idParams>).id),
+  );
+
+  // The hosted service takes the skip as PUT or POST (trailing slash or not: ignoreTrailingSlash).
+  app.route({
+    method: ['PUT', 'POST'],
+    url: '/v2/verifications/:id/inputs/document-photo/skip',
+    schema: { params: idParams, response: { 204: { contentType: 'none' } } },
+    handler: async (request, reply) => {
+      await lifecycle.skipWait(find((request.params as z.infer<typeof idParams>).id));
+      return reply.status(204).send();
+    },
+  });
+
+  // A reviewer's decision; sends verification_updated.
+  app.put(
+    '/v2/verifications/:id/status',
+    { schema: { params: idParams, body: statusDecisionSchema, response: { 200: verificationDataSchema } } },
+    async (request) => {
+      const v = find((request.params as z.infer<typeof idParams>).id);
+      if (v.status === 'pending' || v.status === 'running') {
+        throw new ServiceError(409, {
+          code: 409,
+          type: 'IntegrationError',
+          name: 'verification.notFinished',
+          message: 'a decision is taken on a verification whose processing is over',
+        });
+      }
+      lifecycle.review(v, (request.body as z.infer<typeof statusDecisionSchema>).status);
+      return view(v.id);
+    },
+  );
+
+  // Erasure: the verification, its inputs and its media, nothing left on disk.
+  app.delete(
+    '/v2/verifications/:id',
+    { schema: { params: idParams, response: { 204: { contentType: 'none' } } } },
+    async (request, reply) => {
+      await lifecycle.erase(find((request.params as z.infer<typeof idParams>).id));
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,503 @@
+import type { FlowInput } from '@/shared/contract/service-api';
+import type {
+  DeviceFingerprint,
+  DocumentField,
+  Step,
+  VerificationData,
+} from '@/shared/contract/verification';
+import { faceMatch, type FaceMatch } from '../checks/face-match';
+import type { InputFacts, Person } from '../checks/types';
+import type { InputRow, ServiceContext, VerificationRow } from './context';
+import { isExpired } from '@/shared/document-reading';
+import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
+
+type StepStatus = 0 | 100 | 200;
+export interface StepResult {
+  id: string;
+  status: StepStatus;
+  data: Record<string, unknown>;
+  error: { type: string; code: string; message: string } | null;
+}
+/** A read field as the hosted API names and describes it. */
+type ReadField = DocumentField;
+interface DocumentResult {
+  type: string;
+  country: string;
+  region: string | null;
+  group: number;
+  /** Media ids; turned into URLs when the data is read, so that a changed PUBLIC_URL applies. */
+  media: string[];
+  steps: StepResult[];
+  fields: Record<string, ReadField>;
+}
+export interface ProcessingResult {
+  steps: StepResult[];
+  documents: DocumentResult[];
+  computed: { age: { data: number | null }; isDocumentExpired: { data: Record<string, boolean | null> } };
+  financialInformation: { bankStatement?: unknown } | null;
+  customFields: Record<string, string> | null;
+  finalStatus: 'verified' | 'reviewNeeded' | 'rejected';
+  /** Keys (see stepKeys) of the steps already completed. */
+  done: string[];
+}
+
+/** The facts read from a document → the hosted API's field keys and labels. */
+const wireFields: Record<keyof Omit<Person, 'extra'>, { key: string; label: string }> = {
+  fullName: { key: 'fullName', label: 'Full name' },
+  firstName: { key: 'firstName', label: 'First name' },
+  lastName: { key: 'surname', label: 'Surname' },
+  dateOfBirth: { key: 'dateOfBirth', label: 'Date of birth' },
+  documentNumber: { key: 'documentNumber', label: 'Document number' },
+  expiryDate: { key: 'expirationDate', label: 'Expiration date' },
+  issueDate: { key: 'emissionDate', label: 'Emission date' },
+  nationality: { key: 'nationality', label: 'Nationality' },
+  sex: { key: 'sex', label: 'Sex' },
+  address: { key: 'address', label: 'Address' },
+  curp: { key: 'curp', label: 'CURP' },
+  rfc: { key: 'rfc', label: 'RFC' },
+  cuit: { key: 'cuit', label: 'CUIT' },
+  cpf: { key: 'cpf', label: 'CPF' },
+};
+const dateFields = new Set(['dateOfBirth', 'expirationDate', 'emissionDate']);
+/** Identifiers that give a person away on their own; the hosted API marks them sensitive. */
+const sensitiveFields = new Set([
+  'documentNumber',
+  'curp',
+  'rfc',
+  'cuit',
+  'cpf',
+  'cde',
+  'ocrNumber',
+  'address',
+]);
+/** Labels of fields a sample's marker may carry beyond the common ones. */
+const extraLabels: Record<string, string> = {
+  cde: 'Voter card key (CDE)',
+  ocrNumber: 'OCR number',
+  emissionNumber: 'Emission number',
+};
+
+export function ageOn(dateOfBirth: string, now: Date): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() + 1 < mo || (now.getUTCMonth() + 1 === mo && now.getUTCDate() < d)) age--;
+  return age;
+}
+
+const ok = (id: string, data: Record<string, unknown> = {}): StepResult => ({
+  id,
+  status: 200,
+  data,
+  error: null,
+});
+const failed = (
+  id: string,
+  code: string,
+  message: string,
+  data: Record<string, unknown> = {},
+): StepResult => ({
+  id,
+  status: 200,
+  data,
+  error: { type: 'StepError', code, message },
+});
+
+/** Steps whose error rejects the verification; any other step error asks for a review. */
+const rejectingCodes = new Set([
+  'watchlists.matchFound',
+  'mexican-curp-validation.mismatch',
+  'mexican-rfc-validation.mismatch',
+]);
+
+/** Names that the synthetic watch-list matches (documented in the service README). */
+const syntheticWatchlist = /\bsanction(ed)?\b/i;
+
+function documentSteps(
+  person: Person | undefined,
+  country: string,
+  type: string,
+  match: FaceMatch | undefined,
+  customFields: Record<string, string> | null,
+): StepResult[] {
+  const steps: StepResult[] = [];
+  steps.push(
+    person
+      ? ok('document-reading', fieldsOf(person))
+      : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
+  );
+  // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
+  if (match) {
+    steps.push(
+      match.passed
+        ? ok('facematch', { score: match.score })
+        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', {
+            score: match.score,
+          }),
+    );
+  }
+  const name = person?.fullName ?? '';
+  steps.push(
+    syntheticWatchlist.test(name)
+      ? failed('watchlists', 'watchlists.matchFound', 'the name matches a (synthetic) watch-list entry', {
+          lists: [{ name: 'Synthetic demo list', matched: true }],
+          synthetic: true,
+        })
+      : ok('watchlists', { lists: [{ name: 'Synthetic demo list', matched: false }], synthetic: true }),
+  );
+  steps.push(ok('alteration-detection', { synthetic: true }));
+  steps.push(ok('template-matching', { synthetic: true }));
+  // Registry checks concern identity documents, not a utility bill.
+  const identityDocument = type !== 'proof-of-residency';
+  if (country === 'MX' && identityDocument) {
+    for (const key of ['curp', 'rfc'] as const) {
+      const id = `mexican-${key}-validation`;
+      const read = person?.[key];
+      const given = customFields?.[key];
+      if (read && given && read.toUpperCase() !== given.toUpperCase()) {
+        steps.push(
+          failed(id, `${id}.mismatch`, `the ${key.toUpperCase()} on the document differs from the one given`),
+        );
+      } else if (!read && !given) {
+        steps.push(failed(id, `${id}.notFound`, `no ${key.toUpperCase()} to validate`));
+      } else {
+        steps.push(ok(id, { [key]: read ?? given, fullName: person?.fullName ?? null, synthetic: true }));
+      }
+    }
+    if (type === 'national-id') {
+      steps.push(
+        person?.documentNumber
+          ? ok('mexican-ine-validation', {
+              documentNumber: person.documentNumber,
+              valid: true,
+              synthetic: true,
+            })
+          : failed(
+              'mexican-ine-validation',
+              'mexican-ine-validation.noDocumentNumber',
+              'no document number was read',
+            ),
+      );
+    }
+  }
+  if (country === 'AR' && identityDocument) {
+    steps.push(
+      person?.documentNumber
+        ? ok('argentinian-govcheck-validation', {
+            dni: person.documentNumber,
+            fullName: person.fullName,
+            dateOfBirth: person.dateOfBirth ?? null,
+            cuit: person.cuit ?? null,
+            synthetic: true,
+          })
+        : failed(
+            'argentinian-govcheck-validation',
+            'argentinian-govcheck-validation.notFound',
+            'no DNI was read, so the registry could not be asked',
+          ),
+    );
+  }
+  return steps;
+}
+
+function fieldsOf(person: Person): DocumentResult['fields'] {
+  const fields: DocumentResult['fields'] = {};
+  const put = (key: string, value: string, label: string) => {
+    fields[key] = {
+      value,
+      label,
+      ...(dateFields.has(key) ? { format: 'date' as const } : {}),
+      ...(sensitiveFields.has(key) ? { sensitive: true } : {}),
+    };
+  };
+  for (const [fact, { key, label }] of Object.entries(wireFields)) {
+    const value = person[fact as keyof typeof wireFields];
+    if (typeof value === 'string') put(key, value, label);
+  }
+  for (const [key, value] of Object.entries(person.extra ?? {}))
+    if (!(key in fields)) put(key, value, extraLabels[key] ?? key);
+  return fields;
+}
+
+/** What an input's checks recorded (none for a missing input). */
+export const factsOf = (row: InputRow | undefined): InputFacts =>
+  row?.facts ? (JSON.parse(row.facts) as InputFacts) : {};
+const descriptorOf = (row: InputRow) => JSON.parse(row.descriptor) as { data: Record<string, unknown> };
+
+/** Everything processing finds, computed at once when the verification starts. */
+export function buildResult(
+  plan: FlowPlan,
+  v: VerificationRow,
+  inputs: InputRow[],
+  now = new Date(),
+): ProcessingResult {
+  const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+  const customFields = customFieldsOf(accepted.get('custom-fields'));
+
+  const steps: StepResult[] = [];
+  const biometric = accepted.get('biometric');
+  if (plan.biometric === 'selfie-video') {
+    const frames = factsOf(biometric).frames;
+    steps.push(
+      ok('liveness', {
+        videoMedia: biometric?.media_id ?? null,
+        spriteMedia: frames?.spriteMedia ?? null,
+        selfieMedia: frames?.selfieMedia ?? null,
+      }),
+    );
+  } else if (plan.biometric === 'selfie-photo') {
+    steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null }));
+  }
+  const ip = v.ip ?? null;
+  const isLocal = !ip || /^(127\.|10\.|192\.168\.|::1$|::ffff:127\.|172\.(1[6-9]|2\d|3[01])\.)/.test(ip);
+  steps.push(ok('ip-validation', { ip, country: null, isLocal, isProxy: false, synthetic: true }));
+
+  const documents: DocumentResult[] = [];
+  for (const planned of plan.documents) {
+    const front = accepted.get(documentSlotKey(planned.group, 'front'));
+    if (!front) continue;
+    const back = accepted.get(documentSlotKey(planned.group, 'back'));
+    const media = [front.media_id, back?.media_id].filter((m): m is string => !!m);
+    const data = descriptorOf(front).data;
+    if (planned.kind === 'custom') {
+      documents.push({
+        type: String(data.type),
+        country: '',
+        region: null,
+        group: planned.group,
+        media,
+        steps: [],
+        fields: {},
+      });
+      continue;
+    }
+    const person = factsOf(front).person ?? factsOf(back).person;
+    const merged = person ? { ...factsOf(back).person, ...person } : undefined;
+    const country = String(data.country);
+    const type = String(data.type);
+    documents.push({
+      type,
+      country,
+      region: typeof data.region === 'string' && data.region ? data.region : null,
+      group: planned.group,
+      media,
+      steps: documentSteps(
+        merged,
+        country,
+        type,
+        plan.biometric !== null ? faceMatch(factsOf(biometric), factsOf(front)) : undefined,
+        customFields,
+      ),
+      fields: merged ? fieldsOf(merged) : {},
+    });
+  }
+
+  let age: number | null = null;
+  const expired: Record<string, boolean | null> = {};
+  for (const doc of documents) {
+    if (doc.country === '') continue;
+    const dob = doc.fields.dateOfBirth?.value;
+    if (age === null && typeof dob === 'string') age = ageOn(dob, now);
+    const expiry = doc.fields.expirationDate?.value;
+    if (!(doc.type in expired)) {
+      expired[doc.type] = typeof expiry === 'string' ? isExpired(expiry, now) : null;
+    }
+  }
+
+  const bank = accepted.get('bank-statement');
+  const financialInformation = plan.bank ? { bankStatement: factsOf(bank).bankStatement } : null;
+
+  const allErrors = [...steps, ...documents.flatMap((d) => d.steps)].flatMap((s) =>
+    s.error ? [s.error.code] : [],
+  );
+  const missingBack = plan.documents.some(
+    (d) =>
+      accepted.has(documentSlotKey(d.group, 'front')) &&
+      !accepted.has(documentSlotKey(d.group, 'back')) &&
+      needsBack(d, accepted),
+  );
+  const finalStatus = allErrors.some((c) => rejectingCodes.has(c))
+    ? 'rejected'
+    : allErrors.length > 0 ||
+        Object.values(expired).includes(true) ||
+        (age !== null && age < 18) ||
+        missingBack
+      ? 'reviewNeeded'
+      : 'verified';
+
+  return {
+    steps,
+    documents,
+    computed: { age: { data: age }, isDocumentExpired: { data: expired } },
+    financialInformation,
+    customFields,
+    finalStatus,
+    done: [],
+  };
+}
+
+/** The custom-field answers of an accepted custom-fields input, by field name. */
+function customFieldsOf(row: InputRow | undefined): Record<string, string> | null {
+  if (!row) return null;
+  const fields = descriptorOf(row).data.fields as { name: string; atomicFieldParams: { value: string } }[];
+  return Object.fromEntries(fields.map((f) => [f.name, f.atomicFieldParams.value]));
+}
+
+/** A two-sided document started without its back (after a skip) is reviewed by a person. */
+function needsBack(planned: FlowPlan['documents'][number], accepted: Map<string, InputRow>) {
+  const front = accepted.get(documentSlotKey(planned.group, 'front'));
+  if (!front) return false;
+  return (
+    backOf(planned, descriptorOf(front).data as { type: string; country?: string; page?: string }) === 'two'
+  );
+}
+
+/** Keys of every step in the order processing completes them. */
+export function stepKeys(result: ProcessingResult): string[] {
+  return [
+    ...result.steps.map((s) => `steps.${s.id}`),
+    ...result.documents.flatMap((d, i) => d.steps.map((s) => `documents.${i}.${s.id}`)),
+  ];
+}
+
+function mediaUrl(ctx: ServiceContext, id: string | null | undefined) {
+  return id ? `${ctx.baseUrl()}/media/${id}` : null;
+}
+
+/** Media ids kept in a step's data, and the URL keys the hosted API gives them. */
+const mediaKeys = { videoMedia: 'videoUrl', spriteMedia: 'spriteUrl', selfieMedia: 'selfieUrl' } as const;
+
+export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean, running: boolean): Step => {
+  if (!done) return { id: step.id, status: running ? 100 : 0, data: {}, error: null };
+  const data = { ...step.data };
+  for (const [key, urlKey] of Object.entries(mediaKeys)) {
+    if (key in data) {
+      const url = mediaUrl(ctx, data[key] as string | null);
+      delete data[key];
+      data[urlKey] = url;
+    }
+  }
+  return { ...step, data, reused: false, cacheHit: false };
+};
+
+/** GET /v2/verifications/{id}, in the hosted API's shape (verificationDataSchema). */
+export function verificationView(
+  ctx: ServiceContext,
+  v: VerificationRow,
+  inputs: InputRow[],
+): VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string } {
+  const plan = ctx.plans.get(v.flow_id)!;
+  const result = v.result ? (JSON.parse(v.result) as ProcessingResult) : null;
+  const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
+  const inputList = inputsView(plan, inputs, ctx.config.extensions);
+  const base = {
+    id: v.id,
+    expired: v.expired === 1,
+    flow: { id: plan.flow.id, name: plan.flow.name },
+    identity: { id: v.identity, status: v.status },
+    metadata: v.metadata ? (JSON.parse(v.metadata) as Record<string, unknown>) : {},
+    deviceFingerprint: deviceFingerprintOf(v),
+    inputs: inputList,
+    createdAt: new Date(v.created_at).toISOString(),
+    updatedAt: new Date(v.updated_at).toISOString(),
+  };
+  const waitingForRetake = inputList.some((i) => i.status === 100);
+  if (!result) {
+    // Not started: the steps to come, and the documents received so far.
+    const documents = plan.documents.flatMap((d) => {
+      const front = accepted.get(documentSlotKey(d.group, 'front'));
+      if (!front) return [];
+      const back = accepted.get(documentSlotKey(d.group, 'back'));
+      const data = descriptorOf(front).data;
+      return [
+        {
+          type: String(data.type),
+          country: d.kind === 'custom' ? '' : String(data.country),
+          region: typeof data.region === 'string' && data.region ? data.region : null,
+          photos: [front.media_id, back?.media_id].flatMap((m) => (m ? [mediaUrl(ctx, m)!] : [])),
+          steps: [],
+          fields: {},
+        },
+      ];
+    });
+    return {
+      ...base,
+      steps: [],
+      documents,
+      computed: null,
+      hasProblem: waitingForRetake,
+      financialInformation: null,
+      // The answers are shown as soon as they are in, as the documents received are.
+      customFields: customFieldsOf(accepted.get('custom-fields')),
+    };
+  }
+  const done = new Set(result.done);
+  const keys = stepKeys(result);
+  const runningKey = v.status === 'running' ? keys.find((k) => !done.has(k)) : undefined;
+  const steps = result.steps.map((s) =>
+    renderStep(ctx, s, done.has(`steps.${s.id}`), runningKey === `steps.${s.id}`),
+  );
+  const documents = result.documents.map((d, i) => {
+    const docSteps = d.steps.map((s) =>
+      renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
+    );
+    // The read fields show once document reading is done, as in its step.
+    const read = docSteps.find((s) => s.id === 'document-reading')?.status === 200;
+    return {
+      type: d.type,
+      country: d.country,
+      region: d.region,
+      photos: d.media.map((m) => mediaUrl(ctx, m)!),
+      steps: docSteps,
+      fields: read ? d.fields : {},
+    };
+  });
+  const finished = v.status !== 'running';
+  return {
+    ...base,
+    steps,
+    documents,
+    computed: finished ? result.computed : null,
+    hasProblem: waitingForRetake || [...steps, ...documents.flatMap((d) => d.steps)].some((s) => !!s.error),
+    financialInformation: finished ? result.financialInformation : null,
+    customFields: result.customFields,
+  } as VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string };
+}
+
+/** What the hosted API reports of the device that created the verification. */
+export function deviceFingerprintOf(v: VerificationRow): DeviceFingerprint {
+  return { ua: v.ua ?? null, ip: v.ip ?? null, vpnDetectionEnabled: false };
+}
+
+/**
+ * The flow's inputs with 0 (missing), 100 (failed, waiting for a retake) or 200 (accepted);
+ * `connection-data` (the device's address and agent) is in from the creation on. A failed
+ * input's `errorCode` is ours (wire contract §6, ext): only with the extensions on.
+ */
+export function inputsView(plan: FlowPlan, inputs: InputRow[], extensions = false): FlowInput[] {
+  const errorOf = (row: InputRow) => (extensions && row.error_code ? { errorCode: row.error_code } : {});
+  const bySlot = new Map(inputs.map((i) => [i.slot, i]));
+  const statusOf = (slot: string) => {
+    const row = bySlot.get(slot);
+    return row?.status === 'failed' ? 100 : row?.status === 'accepted' ? 200 : 0;
+  };
+  const planned = plannedInputs(plan).map((input): FlowInput => {
+    if (input.group !== undefined) {
+      const front = bySlot.get(documentSlotKey(input.group, 'front'));
+      const back = bySlot.get(documentSlotKey(input.group, 'back'));
+      const failed = [front, back].find((row) => row?.status === 'failed');
+      if (failed) return { ...input, status: 100, ...errorOf(failed) };
+      return { ...input, status: front?.status === 'accepted' ? 200 : 0 };
+    }
+    const slot =
+      input.id === 'custom-fields'
+        ? 'custom-fields'
+        : input.id === 'financial-information-bank-statement-parsing-request'
+          ? 'bank-statement'
+          : 'biometric';
+    const row = bySlot.get(slot);
+    return { ...input, status: statusOf(slot), ...(row?.status === 'failed' ? errorOf(row) : {}) };
+  });
+  return [{ id: 'connection-data', status: 200 }, ...planned];
+}
