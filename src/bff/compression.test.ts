@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressible } from '@/build/precompress';
-import { COMPRESS_THRESHOLD_BYTES } from './lib/compress-replies';
+import { COMPRESS_THRESHOLD_BYTES } from './http/compress-replies';
 import { startStack, type Stack } from './testing/harness';
 
 // The real build (vite.config.ts, with its precompression) served by the real BFF, its real service behind it.

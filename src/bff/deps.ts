@@ -1,8 +1,8 @@
 import type { Flow } from '@/shared/flow';
 import type { BffConfig } from './config';
-import type { EventHub } from './lib/event-hub';
-import type { LoginLimiter } from './lib/login-limiter';
-import type { VerificationSync } from './lib/verification-sync';
+import type { EventHub } from './domain/event-hub';
+import type { LoginLimiter } from './http/login-limiter';
+import type { VerificationSync } from './domain/verification-sync';
 import type { BffStore } from './store/store';
 import type { UpstreamClient } from './upstream/upstream-client';
 

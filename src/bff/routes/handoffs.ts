@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { ClaimedHandoff, Handoff, HandoffState } from '@/shared/contract/bff-api';
 import type { BffDeps } from '../deps';
 import { BffHttpError, forbidden, notFound } from '../errors';
-import { HandoffTokens } from '../lib/handoff-tokens';
-import { captureSessionId, startCaptureSession } from '../lib/sessions';
+import { HandoffTokens } from '../domain/handoff-tokens';
+import { captureSessionId, startCaptureSession } from '../http/sessions';
 import { serviceId } from './verifications';
 
 /** A handoff link works for ten minutes, once. */

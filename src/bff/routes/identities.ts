@@ -6,9 +6,9 @@ import { inputsFieldSchema, sendInputResponseSchema } from '@/shared/contract/se
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 import type { BffDeps } from '../deps';
 import { BffHttpError, bodyTooLarge, forbidden } from '../errors';
-import { inputSlotOf } from '../lib/input-states';
-import { MultipartGuard } from '../lib/multipart-guard';
-import { captureSessionId } from '../lib/sessions';
+import { inputSlotOf } from '../domain/input-states';
+import { MultipartGuard } from '../http/multipart-guard';
+import { captureSessionId } from '../http/sessions';
 import { envelopeOf, isConnectFailure } from '../upstream/upstream-client';
 import { serviceId } from './verifications';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { staffLoginSchema, staffSessionSchema } from '@/shared/contract/bff-api';
 import type { BffDeps } from '../deps';
 import { authError, BffHttpError } from '../errors';
-import { signedCookie, STAFF_COOKIE, STAFF_SESSION_MS } from '../lib/sessions';
+import { signedCookie, STAFF_COOKIE, STAFF_SESSION_MS } from '../http/sessions';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 

@@ -9,9 +9,9 @@ import { identityStatus, type VerificationData } from '@/shared/contract/verific
 import { bffPaths } from '@/shared/contract/bff-paths';
 import type { BffDeps } from '../deps';
 import { BffHttpError, notFound } from '../errors';
-import { inputStatesOf } from '../lib/input-states';
-import { rewriteMediaUrls } from '../lib/media-urls';
-import { RetentionSweep } from '../lib/retention';
+import { inputStatesOf } from '../domain/input-states';
+import { rewriteMediaUrls } from '../domain/media-urls';
+import { RetentionSweep } from '../domain/retention';
 import { envelopeOf } from '../upstream/upstream-client';
 import { serviceId } from './verifications';
 

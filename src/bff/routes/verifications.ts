@@ -12,7 +12,7 @@ import { creationAnswerSchema } from '@/shared/contract/service-api';
 import { completedStepsOf } from '@/shared/contract/verification';
 import type { BffDeps } from '../deps';
 import { forbidden, upstreamFailed } from '../errors';
-import { captureSessionId, startCaptureSession } from '../lib/sessions';
+import { captureSessionId, startCaptureSession } from '../http/sessions';
 import { envelopeOf } from '../upstream/upstream-client';
 
 export const serviceId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
