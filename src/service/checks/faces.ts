@@ -12,7 +12,8 @@ import {
   type DetectedFace,
   type FaceJudgement,
 } from '@/shared/face-rules';
-import { MAX_IMAGE_PIXELS, type FacePixels } from './image';
+import { MAX_IMAGE_PIXELS } from '@/shared/limits';
+import type { FacePixels } from './image';
 
 /**
  * Face detection, eye openness and descriptors with @vladmandic/human on TensorFlow.js's wasm

@@ -1,4 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
+import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { FACE_INPUT_LONG_SIDE } from '@/shared/face-rules';
 import { boxResize, imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
@@ -6,8 +7,6 @@ import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 
-/** Images with more pixels than this are refused before any decoding (memory bound). */
-export const MAX_IMAGE_PIXELS = 100_000_000;
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
  * then box-filter to 512. Bounds memory at ~12 MB of raw pixels whatever the upload.

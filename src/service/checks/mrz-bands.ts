@@ -2,8 +2,8 @@ import { parse } from 'mrz';
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
 import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
-import { MAX_IMAGE_PIXELS } from './image';
 
 /**
  * The MRZ bands of a document photo (lowest band first; none when no MRZ-like lines are found),

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import type { ServiceConfig } from '../config';
-import { unauthorized } from './errors';
+import { unauthorized } from '../verification/service-error';
 
 /** Signing key derived from the client secret, so that changing the secret revokes every token. */
 const signingKey = (config: ServiceConfig) =>

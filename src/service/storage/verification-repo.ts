@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { statementCache } from '@/server-shared/statement-cache';
 import type { FileFormat } from '@/shared/file-format';
-import type { InputRow, VerificationRow } from '../verification/context';
+import type { InputRow, VerificationRow } from './rows';
 import type { Db } from './db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

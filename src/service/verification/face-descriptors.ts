@@ -1,7 +1,8 @@
 import { documentSlotKey, type FlowPlan } from '@/shared/flow-plan';
 import { faceDescriptorOf, videoFrames } from '../checks/face-checks';
 import type { InputFacts } from '../checks/types';
-import type { InputRow, ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
+import type { InputRow, VerificationRow } from '../storage/rows';
 import { factsOf } from './verification-data';
 
 /** The descriptor of a liveness video's kept frame (the frames are taken again, as at the check). */

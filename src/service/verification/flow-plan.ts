@@ -1,7 +1,7 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
 import type { InputDescriptor } from '@/shared/contract/send-input';
 import { docBase, documentSlotKey, sidesOf, type FlowPlan, type Slot } from '@/shared/flow-plan';
-import { integrationError } from '../http/errors';
+import { integrationError } from './service-error';
 
 /**
  * Places a descriptor in the flow or refuses the request (IntegrationError): a group that names

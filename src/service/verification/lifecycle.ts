@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InputRow, ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
+import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';

@@ -14,9 +14,10 @@ import {
   checkSelfieVideo,
 } from '../checks/check-input';
 import type { CheckOutcome, InputFacts } from '../checks/types';
-import type { ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
+import type { VerificationRow } from '../storage/rows';
 import { errorMessages } from './error-messages';
-import { integrationError, notFound, ServiceError } from '../http/errors';
+import { integrationError, notFound, ServiceError } from './service-error';
 import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
 import { slotOf } from './flow-plan';
 import type { Lifecycle } from './lifecycle';

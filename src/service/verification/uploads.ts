@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { allowedFormats, sniffFormat, type FileField, type FileFormat } from '@/shared/file-format';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '@/shared/limits';
 import type { StoredFile } from '../checks/types';
-import { integrationError, ServiceError, tooLarge, unsupportedFormat } from '../http/errors';
+import { integrationError, ServiceError, tooLarge, unsupportedFormat } from './service-error';
 import { isStorageError, type MediaStore } from '../storage/media-store';
 
 export interface UploadedFile extends StoredFile {

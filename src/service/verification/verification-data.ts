@@ -7,7 +7,8 @@ import type {
 } from '@/shared/contract/verification';
 import { faceMatch, type FaceMatch } from '../checks/face-match';
 import type { InputFacts, Person } from '../checks/types';
-import type { InputRow, ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
+import type { InputRow, VerificationRow } from '../storage/rows';
 import { isExpired } from '@/shared/document-reading';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 

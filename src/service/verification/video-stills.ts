@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { videoFrames } from '../checks/face-checks';
 import type { FacePixels } from '../checks/image';
-import type { InputRow, ServiceContext, VerificationRow } from './context';
+import type { ServiceContext } from './context';
+import type { InputRow, VerificationRow } from '../storage/rows';
 import { factsOf } from './verification-data';
 
 const SPRITE_HEIGHT = 240;

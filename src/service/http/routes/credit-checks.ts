@@ -7,7 +7,7 @@ import {
 } from '@/shared/contract/credit-check';
 import type { ServiceContext } from '../../verification/context';
 import { syntheticBureauResult } from '../../verification/credit-bureau';
-import { unprocessable } from '../errors';
+import { unprocessable } from '../../verification/service-error';
 import { newId } from '../../verification/lifecycle';
 
 const notJson = Symbol('not JSON');

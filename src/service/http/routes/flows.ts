@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { flowListSchema } from '@/shared/contract/service-api';
 import { flowSchema } from '@/shared/flow';
 import type { ServiceContext } from '../../verification/context';
-import { notFound } from '../errors';
+import { notFound } from '../../verification/service-error';
 
 const flowParams = z.object({ flowId: z.string() });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { mimeOf } from '@/shared/file-format';
 import type { ServiceContext } from '../../verification/context';
-import { notFound } from '../errors';
+import { notFound } from '../../verification/service-error';
 
 /** GET /media/{mediaId}: a stored input file (service spec 4.6), bearer-protected like everything else. */
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {

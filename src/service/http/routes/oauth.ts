@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { tokenSchema } from '@/shared/contract/service-api';
 import { checkClientCredentials, issueToken } from '../auth';
 import type { ServiceContext } from '../../verification/context';
-import { ServiceError } from '../errors';
+import { ServiceError } from '../../verification/service-error';
 
 const WINDOW_MS = 60_000;
 

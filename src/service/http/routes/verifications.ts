@@ -7,7 +7,7 @@ import {
 } from '@/shared/contract/service-api';
 import { verificationDataSchema } from '@/shared/contract/verification';
 import type { ServiceContext } from '../../verification/context';
-import { notFound, ServiceError } from '../errors';
+import { notFound, ServiceError } from '../../verification/service-error';
 import type { Lifecycle } from '../../verification/lifecycle';
 import { deviceFingerprintOf, inputsView, verificationView } from '../../verification/verification-data';
 
