@@ -41,9 +41,6 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
-export const isErrorCode = (value: string): value is ErrorCode =>
-  (errorCodes as readonly string[]).includes(value);
-
 /** Errors that are the service's fault, not the person's (service spec 7.1). */
 export const systemErrorCodes: readonly ErrorCode[] = [
   'documentPhoto.unexpectedData',

@@ -163,9 +163,6 @@ export function warmPdfReader() {
   if (idle.length === 0 && running === 0) park(track(startWorker()));
 }
 
-/** Process ids of the reading processes (for memory figures). */
-export const pdfReaderPids = () => [...all].map((worker) => worker.pid).filter((pid) => pid !== undefined);
-
 // The reading processes go with the service, however it ends.
 process.once('exit', () => {
   for (const worker of all) worker.kill('SIGKILL');

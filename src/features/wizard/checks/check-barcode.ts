@@ -29,5 +29,3 @@ export async function readPdf417(image: Blob): Promise<Pdf417Read> {
   const hit = results.find((r) => r.format === 'PDF417');
   return hit ? { found: true, valid: hit.isValid, text: hit.text } : { found: false };
 }
-
-export const hasPdf417 = async (image: Blob) => (await readPdf417(image)).found;

@@ -125,5 +125,3 @@ function lastPartOf(step: WizardStep | undefined, state: WizardState): { part?: 
   if (capture?.kind !== 'document') return {};
   return { part: capture.back && !capture.noBack ? 'back' : 'front' };
 }
-
-export const samePosition = (a: Position, b: Position) => positionSearch(a) === positionSearch(b);
