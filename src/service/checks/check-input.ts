@@ -114,8 +114,12 @@ function applyMarkers(markers: Markers, family: (code: ErrorCode) => boolean, fa
   return undefined;
 }
 
-const markerOutcome = (code: ErrorCode, facts: InputFacts) =>
-  fail(code, markerMessages[code] ?? `scenario ${code}`, facts);
+/** A code with no reason of its own here gets the code's default message (never the marker's name). */
+const markerOutcome = (code: ErrorCode, facts: InputFacts): CheckOutcome => ({
+  code,
+  message: markerMessages[code],
+  facts,
+});
 
 /** Safety net: bad bytes must yield a code, never an exception. */
 async function guarded(onError: ErrorCode, run: (facts: InputFacts) => Promise<CheckOutcome>) {

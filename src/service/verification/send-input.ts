@@ -28,14 +28,14 @@ const locked = () =>
     code: 'input.locked',
     type: 'IntegrationError',
     name: 'input.locked',
-    message: 'the inputs are complete and the verification has started',
+    message: 'All inputs are in and the verification has started; it takes no more inputs.',
   });
 const expired = () =>
   new ServiceError(409, {
     code: 'verification.expired',
     type: 'IntegrationError',
     name: 'verification.expired',
-    message: 'the verification has expired',
+    message: 'This verification has expired; create a new one.',
   });
 
 function assertOpen(v: VerificationRow) {
@@ -159,7 +159,7 @@ export async function sendInput(
   identity: string,
 ): Promise<InputResult[]> {
   const known = ctx.repo.byIdentity(identity);
-  if (!known) throw notFound('unknown identity');
+  if (!known) throw notFound('No identity has this id.');
   assertOpen(known);
   const plan = ctx.plans.get(known.flow_id);
   if (!plan)
@@ -167,7 +167,7 @@ export async function sendInput(
       code: 500,
       type: 'SystemError',
       name: 'internal',
-      message: 'flow not found',
+      message: 'The flow of this verification no longer exists.',
     });
 
   const form = await receiveForm(request, ctx.media);

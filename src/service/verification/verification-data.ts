@@ -42,15 +42,19 @@ export interface ProcessingResult {
   done: string[];
 }
 
-/** The facts read from a document → the hosted API's field keys and labels. */
+/**
+ * The facts read from a document → the hosted API's field keys and labels. The labels of
+ * fullName, documentNumber, dateOfBirth, expirationDate, emissionDate, address, curp and cde are
+ * those of the hosted API's recorded answers; the others follow their style.
+ */
 const wireFields: Record<keyof Omit<Person, 'extra'>, { key: string; label: string }> = {
-  fullName: { key: 'fullName', label: 'Full name' },
-  firstName: { key: 'firstName', label: 'First name' },
+  fullName: { key: 'fullName', label: 'Name' },
+  firstName: { key: 'firstName', label: 'First Name' },
   lastName: { key: 'surname', label: 'Surname' },
-  dateOfBirth: { key: 'dateOfBirth', label: 'Date of birth' },
-  documentNumber: { key: 'documentNumber', label: 'Document number' },
-  expiryDate: { key: 'expirationDate', label: 'Expiration date' },
-  issueDate: { key: 'emissionDate', label: 'Emission date' },
+  dateOfBirth: { key: 'dateOfBirth', label: 'Day of Birth' },
+  documentNumber: { key: 'documentNumber', label: 'Document Number' },
+  expiryDate: { key: 'expirationDate', label: 'Date of Expiration' },
+  issueDate: { key: 'emissionDate', label: 'Emission Date' },
   nationality: { key: 'nationality', label: 'Nationality' },
   sex: { key: 'sex', label: 'Sex' },
   address: { key: 'address', label: 'Address' },
@@ -60,23 +64,27 @@ const wireFields: Record<keyof Omit<Person, 'extra'>, { key: string; label: stri
   cpf: { key: 'cpf', label: 'CPF' },
 };
 const dateFields = new Set(['dateOfBirth', 'expirationDate', 'emissionDate']);
-/** Identifiers that give a person away on their own; the hosted API marks them sensitive. */
-const sensitiveFields = new Set([
-  'documentNumber',
-  'curp',
-  'rfc',
-  'cuit',
-  'cpf',
-  'cde',
-  'ocrNumber',
-  'address',
-]);
+/**
+ * The hosted API marks the holder's name on an identity document sensitive (in its recorded
+ * answers nothing else, and not the name on a proof of residency).
+ */
+const sensitiveFields = new Set(['fullName']);
 /** Labels of fields a sample's marker may carry beyond the common ones. */
 const extraLabels: Record<string, string> = {
-  cde: 'Voter card key (CDE)',
-  ocrNumber: 'OCR number',
-  emissionNumber: 'Emission number',
+  cde: 'Elector Key',
+  ocrNumber: 'OCR Number',
+  emissionNumber: 'Emission Number',
 };
+/**
+ * A Mexican voter card's elector key (clave de elector): 6 letters of the name, the birth date
+ * (YYMMDD), the state of birth (2 digits), H or M, and 3 more digits.
+ */
+const electorKey = /^[A-Z]{6}\d{8}[HM]\d{3}$/;
+/**
+ * What the hosted API reads from a proof of residency, whatever the document shows: the holder's
+ * name (required: a client reports a reading without it), the address and the emission date.
+ */
+const residencyFields = ['fullName', 'address', 'emissionDate'] as const;
 
 export function ageOn(dateOfBirth: string, now: Date): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
@@ -125,8 +133,13 @@ function documentSteps(
   const steps: StepResult[] = [];
   steps.push(
     person
-      ? ok('document-reading', fieldsOf(person))
-      : failed('document-reading', 'document-reading.noFields', 'no fields could be read from the document'),
+      ? ok('document-reading', fieldsOf(person, type, country))
+      : failed(
+          'document-reading',
+          'document-reading.noFields',
+          'No field could be read from the document.',
+          fieldsOf(undefined, type, country),
+        ),
   );
   // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
   if (match) {
@@ -163,7 +176,15 @@ function documentSteps(
       } else if (!read && !given) {
         steps.push(failed(id, `${id}.notFound`, `no ${key.toUpperCase()} to validate`));
       } else {
-        steps.push(ok(id, { [key]: read ?? given, fullName: person?.fullName ?? null, synthetic: true }));
+        const value = (read ?? given)!.toUpperCase();
+        steps.push(
+          ok(
+            id,
+            key === 'curp'
+              ? { ...curpRegistryEntry(value, person), synthetic: true }
+              : { rfc: value, fullName: person?.fullName ?? null, synthetic: true },
+          ),
+        );
       }
     }
     if (type === 'national-id') {
@@ -202,23 +223,68 @@ function documentSteps(
   return steps;
 }
 
-function fieldsOf(person: Person): DocumentResult['fields'] {
+function fieldsOf(person: Person | undefined, type: string, country: string): DocumentResult['fields'] {
   const fields: DocumentResult['fields'] = {};
-  const put = (key: string, value: string, label: string) => {
+  const put = (key: string, value: string | null, label: string) => {
     fields[key] = {
       value,
       label,
       ...(dateFields.has(key) ? { format: 'date' as const } : {}),
-      ...(sensitiveFields.has(key) ? { sensitive: true } : {}),
+      ...(sensitiveFields.has(key) && type !== 'proof-of-residency' ? { sensitive: true } : {}),
     };
   };
   for (const [fact, { key, label }] of Object.entries(wireFields)) {
-    const value = person[fact as keyof typeof wireFields];
+    const value = person?.[fact as keyof typeof wireFields];
     if (typeof value === 'string') put(key, value, label);
   }
-  for (const [key, value] of Object.entries(person.extra ?? {}))
+  for (const [key, value] of Object.entries(person?.extra ?? {}))
     if (!(key in fields)) put(key, value, extraLabels[key] ?? key);
+  // On a voter card the number read may be its elector key, which clients look for as `cde`.
+  const number = person?.documentNumber?.toUpperCase();
+  if (type === 'national-id' && country === 'MX' && !fields.cde && number && electorKey.test(number))
+    put('cde', number, extraLabels.cde);
+  if (type === 'proof-of-residency') {
+    for (const key of residencyFields) {
+      if (!fields[key]) put(key, null, Object.values(wireFields).find((f) => f.key === key)!.label);
+    }
+    fields.fullName = { ...fields.fullName, required: true };
+  }
   return fields;
+}
+
+/** `01/01/1980` (DD/MM/YYYY), the registry's date form, from `1980-01-01`. */
+const registryDate = (iso: string | undefined) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso ?? '');
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : null;
+};
+
+/**
+ * What the (synthetic) CURP registry answers, in the hosted API's keys: the names as the document
+ * read them (first surname, second surname, given names) and what the CURP itself encodes: the
+ * birth date (YYMMDD; a letter in position 17 means born from 2000 on), the sex (H, M) and the
+ * state of birth (NE: born abroad).
+ */
+function curpRegistryEntry(curp: string, person: Person | undefined) {
+  const surnames = (person?.lastName ?? '').trim().split(/\s+/).filter(Boolean);
+  const surname = surnames[0] ?? '';
+  const secondSurname = surnames.slice(1).join(' ');
+  const name = person?.firstName?.trim() ?? '';
+  const m = /^[A-Z]{4}(\d{2})(\d{2})(\d{2})([HMX])([A-Z]{2})[A-Z]{3}([A-Z0-9])\d$/.exec(curp);
+  const birthDate = m
+    ? `${m[3]}/${m[2]}/${/\d/.test(m[6]) ? '19' : '20'}${m[1]}`
+    : registryDate(person?.dateOfBirth);
+  const gender = m ? { H: 'HOMBRE', M: 'MUJER', X: 'NO BINARIO' }[m[4]]! : null;
+  const nationality = m ? (m[5] === 'NE' ? 'EXTRANJERO' : 'MEXICO') : null;
+  return {
+    curp,
+    fullName: [surname, secondSurname, name].filter(Boolean).join(' ') || (person?.fullName ?? null),
+    birthDate,
+    gender,
+    nationality,
+    surname,
+    secondSurname,
+    name,
+  };
 }
 
 /** What an input's checks recorded (none for a missing input). */
@@ -290,7 +356,7 @@ export function buildResult(
         plan.biometric !== null ? faceMatch(factsOf(biometric), factsOf(front)) : undefined,
         customFields,
       ),
-      fields: merged ? fieldsOf(merged) : {},
+      fields: fieldsOf(merged, type, country),
     });
   }
 
@@ -302,7 +368,13 @@ export function buildResult(
     if (age === null && typeof dob === 'string') age = ageOn(dob, now);
     const expiry = doc.fields.expirationDate?.value;
     if (!(doc.type in expired)) {
-      expired[doc.type] = typeof expiry === 'string' ? isExpired(expiry, now) : null;
+      // A proof of residency states no validity: the hosted API counts it as not expired.
+      expired[doc.type] =
+        typeof expiry === 'string'
+          ? isExpired(expiry, now)
+          : doc.type === 'proof-of-residency'
+            ? false
+            : null;
     }
   }
 
@@ -368,11 +440,13 @@ function mediaUrl(ctx: ServiceContext, id: string | null | undefined) {
 
 /** Media ids kept in a step's data, and the URL keys the hosted API gives them. */
 const mediaKeys = { videoMedia: 'videoUrl', spriteMedia: 'spriteUrl', selfieMedia: 'selfieUrl' } as const;
+/** The selfie-photo step names its photo `selfiePhotoUrl` (a liveness step's still is `selfieUrl`). */
+const selfieStepMediaKeys = { selfieMedia: 'selfiePhotoUrl' } as const;
 
 export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean, running: boolean): Step => {
   if (!done) return { id: step.id, status: running ? 100 : 0, data: {}, error: null };
   const data = { ...step.data };
-  for (const [key, urlKey] of Object.entries(mediaKeys)) {
+  for (const [key, urlKey] of Object.entries(step.id === 'selfie' ? selfieStepMediaKeys : mediaKeys)) {
     if (key in data) {
       const url = mediaUrl(ctx, data[key] as string | null);
       delete data[key];
@@ -462,7 +536,8 @@ export function verificationView(
     computed: finished ? result.computed : null,
     hasProblem: waitingForRetake || [...steps, ...documents.flatMap((d) => d.steps)].some((s) => !!s.error),
     financialInformation: finished ? result.financialInformation : null,
-    customFields: result.customFields,
+    // Once processed, the answers are ours to show (ext): the hosted API's data has no such key.
+    ...(ctx.config.extensions ? { customFields: result.customFields } : {}),
   } as VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string };
 }
 

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { creationAnswerSchema, serviceErrorSchema, tokenSchema } from './service-api';
+import {
+  createdIdentitySchema,
+  creationAnswerSchema,
+  createVerificationSchema,
+  serviceErrorSchema,
+  tokenSchema,
+} from './service-api';
 import { verificationDataSchema } from './verification';
 import { verificationEventSchema } from './webhooks';
 
@@ -38,6 +44,25 @@ describe('the hosted API shapes parse with the shared schemas', () => {
     expect(verificationEventSchema.parse(fixture('webhook-postponed.json')).eventName).toBe(
       'verification_postponed',
     );
+  });
+
+  it('recorded shapes: voter card, proof of residency, liveness, selfie photo, identity', () => {
+    const ine = verificationDataSchema.parse(fixture('hosted-verification-ine.json'));
+    const [card, proof] = ine.documents;
+    const reading = card.steps.find((s) => s.id === 'document-reading')!.data as Record<string, unknown>;
+    expect(reading.cde).toEqual({ value: 'PRGRJN85010109H400', label: 'Elector Key' });
+    // A proof of residency: region null, fields with a value only, the name required in the reading.
+    expect(proof.region).toBeNull();
+    expect(proof.fields?.fullName).toEqual({ value: 'JUAN PEREZ GARCIA' });
+    expect(proof.steps[0].data?.fullName).toMatchObject({ required: true, label: 'Name' });
+    expect(ine.computed?.isDocumentExpired?.data['proof-of-residency']).toBe(false);
+    const selfie = verificationDataSchema.parse(fixture('hosted-verification-selfie.json'));
+    expect(selfie.steps[0].data?.selfiePhotoUrl).toMatch(/^https:/);
+    // The hosted identity carries account keys the embedded service has no use for.
+    const identity = createdIdentitySchema.parse(fixture('hosted-identity.json'));
+    expect(identity).toMatchObject({ status: 'pending', alive: null });
+    // Creation: a client without a flow sends flowId null.
+    expect(createVerificationSchema.parse({ flowId: null, metadata: {} }).flowId).toBeNull();
   });
 
   it('refuses a renamed field', () => {

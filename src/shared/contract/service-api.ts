@@ -51,11 +51,12 @@ export const metadataSchema = z.union([
 const serviceId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
 
 /**
- * POST /v2/verifications and the older POST /v2/identities. Without `flowId` the account's default
- * flow is used; with `identityId` an existing identity is verified again.
+ * POST /v2/verifications and the older POST /v2/identities. Without `flowId` (or with `null`, which
+ * a client sends for "no flow") the account's default flow is used; with `identityId` an existing
+ * identity is verified again.
  */
 export const createVerificationSchema = z.object({
-  flowId: z.string().min(1).max(100).optional(),
+  flowId: z.string().min(1).max(100).nullish(),
   metadata: metadataSchema.optional(),
   identityId: serviceId.optional(),
 });
@@ -97,7 +98,10 @@ export const creationAnswerSchema = z.looseObject({
 });
 export type CreationAnswer = z.infer<typeof creationAnswerSchema>;
 
-/** POST /v2/identities answer (the older creation form); `_id` is the identity for send-input. */
+/**
+ * POST /v2/identities answer (the older creation form), and GET /v2/identities/{id}; `_id` is the
+ * identity for send-input.
+ */
 export const createdIdentitySchema = z.looseObject({
   _id: z.string(),
   status: identityStatus,

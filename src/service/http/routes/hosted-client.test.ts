@@ -95,7 +95,7 @@ describe('a client of the hosted API, against the embedded service', () => {
     expect((reading.data as Record<string, { value: string }>).expirationDate.value).toBe('2030-07-08');
     expect(data.documents[0].fields?.expirationDate.value).toBe('2030-07-08');
     expect(typeof data.hasProblem).toBe('boolean');
-    const selfieUrl = data.steps.find((s) => s.id === 'selfie')?.data?.selfieUrl;
+    const selfieUrl = data.steps.find((s) => s.id === 'selfie')?.data?.selfiePhotoUrl;
     expect(typeof selfieUrl).toBe('string');
     expect((await fetch(selfieUrl as string, { headers: auth })).status).toBe(200);
 

@@ -1,13 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { createdIdentitySchema, createVerificationSchema } from '@/shared/contract/service-api';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
-import type { ServiceContext } from '../../verification/context';
+import type { ServiceContext, VerificationRow } from '../../verification/context';
+import { notFound } from '../errors';
 import type { Lifecycle } from '../../verification/lifecycle';
 import { sendInput } from '../../verification/send-input';
 import { createVerification } from './verifications';
 
 const creationBody = createVerificationSchema.optional();
+const identityParams = z.object({ identity: z.string() });
+
+const identityOf = (v: VerificationRow): z.input<typeof createdIdentitySchema> => ({
+  _id: v.identity,
+  status: v.status,
+  flowId: v.flow_id,
+  metadata: v.metadata ? (JSON.parse(v.metadata) as Record<string, unknown>) : {},
+  dateCreated: new Date(v.created_at).toISOString(),
+  dateUpdated: new Date(v.updated_at).toISOString(),
+  verificationId: v.id,
+});
 
 export async function identityRoutes(
   app: FastifyInstance,
@@ -24,16 +36,19 @@ export async function identityRoutes(
     { schema: { body: creationBody, response: { 200: createdIdentitySchema } } },
     async (request) => {
       const body = request.body as z.output<typeof creationBody>;
-      const { plan, v, metadata } = createVerification(ctx, lifecycle, request, body);
-      return {
-        _id: v.identity,
-        status: 'pending' as const,
-        flowId: plan.flow.id,
-        metadata,
-        dateCreated: new Date(v.created_at).toISOString(),
-        dateUpdated: new Date(v.updated_at).toISOString(),
-        verificationId: v.id,
-      };
+      const { v } = createVerification(ctx, lifecycle, request, body);
+      return identityOf(v);
+    },
+  );
+
+  // An identity as the hosted API gives it back: the state of its newest verification.
+  app.get(
+    '/v2/identities/:identity',
+    { schema: { params: identityParams, response: { 200: createdIdentitySchema } } },
+    async (request) => {
+      const v = ctx.repo.byIdentity((request.params as z.infer<typeof identityParams>).identity);
+      if (!v) throw notFound('No identity has this id.');
+      return identityOf(v);
     },
   );
 

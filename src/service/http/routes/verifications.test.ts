@@ -226,15 +226,15 @@ describe('verification data', () => {
     const [doc] = data.documents;
     expect(doc).toMatchObject({ type: 'passport', country: 'AR' });
     expect(doc.fields).toMatchObject({
-      fullName: { value: 'Ana María Pérez' },
       dateOfBirth: { value: '1990-05-17', format: 'date' },
-      documentNumber: { value: 'AAB123456', sensitive: true },
+      fullName: { value: 'Ana María Pérez', label: 'Name', sensitive: true },
+      documentNumber: { value: 'AAB123456', label: 'Document Number' },
       expirationDate: { value: '2031-01-01', format: 'date' },
     });
     // The hosted API's shape: the read fields are the document-reading step's data itself.
     const reading = doc.steps.find((s) => s.id === 'document-reading')!;
     expect(reading.data).toEqual(doc.fields);
-    expect(data.steps[0].data).toMatchObject({ selfieUrl: expect.stringMatching(/\/media\/[0-9a-f]{32}$/) });
+    expect(data.steps[0].data).toMatchObject({ selfiePhotoUrl: expect.stringMatching(/\/media\/[0-9a-f]{32}$/) });
     expect(doc.steps.map((s) => s.id)).toEqual([
       'document-reading',
       'facematch',
@@ -247,7 +247,7 @@ describe('verification data', () => {
     expect(data.documents[1].steps.find((s) => s.id === 'document-reading')?.error).toBeTruthy();
     expect(data.identity.status).toBe('reviewNeeded');
     expect(data.computed?.age?.data).toBeGreaterThanOrEqual(35);
-    expect(data.computed?.isDocumentExpired?.data).toEqual({ passport: false, 'proof-of-residency': null });
+    expect(data.computed?.isDocumentExpired?.data).toEqual({ passport: false, 'proof-of-residency': false });
     expect(data.steps.map((s) => s.id)).toEqual(['selfie', 'ip-validation']);
     expect(data.steps.every((s) => s.status === 200)).toBe(true);
 

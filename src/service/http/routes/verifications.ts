@@ -25,9 +25,9 @@ export function createVerification(
   body: z.output<typeof creationBody>,
 ) {
   const plan = ctx.plans.get(body?.flowId ?? ctx.config.defaultFlowId);
-  if (!plan) throw notFound('unknown flow');
+  if (!plan) throw notFound('No flow has this id.');
   if (body?.identityId && !ctx.repo.byIdentity(body.identityId)) {
-    throw notFound('unknown identity');
+    throw notFound('No identity has this id.');
   }
   const v = lifecycle.create(plan.flow.id, body?.metadata, {
     identity: body?.identityId,
@@ -44,7 +44,7 @@ export async function verificationRoutes(
   const { ctx, lifecycle } = opts;
   const find = (id: string) => {
     const v = ctx.repo.get(id);
-    if (!v) throw notFound('unknown verification');
+    if (!v) throw notFound('No verification has this id.');
     return v;
   };
   const view = (id: string) => {
@@ -106,7 +106,8 @@ export async function verificationRoutes(
           code: 409,
           type: 'IntegrationError',
           name: 'verification.notFinished',
-          message: 'a decision is taken on a verification whose processing is over',
+          message:
+            'This verification is still in progress. Send the decision once its status is verified, reviewNeeded or rejected.',
         });
       }
       lifecycle.review(v, (request.body as z.infer<typeof statusDecisionSchema>).status);
