@@ -234,7 +234,9 @@ describe('verification data', () => {
     // The hosted API's shape: the read fields are the document-reading step's data itself.
     const reading = doc.steps.find((s) => s.id === 'document-reading')!;
     expect(reading.data).toEqual(doc.fields);
-    expect(data.steps[0].data).toMatchObject({ selfiePhotoUrl: expect.stringMatching(/\/media\/[0-9a-f]{32}$/) });
+    expect(data.steps[0].data).toMatchObject({
+      selfiePhotoUrl: expect.stringMatching(/\/media\/[0-9a-f]{32}$/),
+    });
     expect(doc.steps.map((s) => s.id)).toEqual([
       'document-reading',
       'facematch',
