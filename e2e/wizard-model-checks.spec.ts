@@ -73,6 +73,36 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
     await wizard.continue();
     const alert = await wizard.uploadRefused(ocrBPassport);
     await expect(alert).toContainText('This document is not from the country you chose.');
+    // The prompt sends the person to the button by its name (it sits above the refused capture
+    // here, below the prompt on a retake), in each language, on a laptop and on a phone.
+    const prompts = [
+      [
+        'en',
+        1280,
+        'Change the document type or country',
+        'Choose the right country with “Change the document type or country”',
+      ],
+      [
+        'es',
+        390,
+        'Cambiar el tipo de documento o el país',
+        'Elige el país correcto con «Cambiar el tipo de documento o el país»',
+      ],
+      [
+        'pt',
+        390,
+        'Mudar o tipo de documento ou o país',
+        'Escolha o país certo com “Mudar o tipo de documento ou o país”',
+      ],
+    ] as const;
+    for (const [language, width, button, todo] of prompts) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await wizard.language(language);
+      await expect(alert).toContainText(todo);
+      await expect(alert).not.toContainText(/below|above|abajo|arriba|abaixo|acima/);
+      await expect(wizard.button(button)).toBeVisible();
+      await wizard.screenshot(`country-mismatch-${language}`);
+    }
     await wizard.button('Change the document type or country').click();
     await page.getByLabel('Issuing country').selectOption('ES');
     await wizard.continue();

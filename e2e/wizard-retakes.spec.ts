@@ -15,8 +15,36 @@ test.describe('wizard: retakes', () => {
     await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
     await expect(page.getByText('Part of the document is cut off.')).toBeVisible();
     await expect(page.getByText(/Move back a little so the whole document/)).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Waiting to be sent again' })).toBeVisible();
+    // The front goes again, and with it the back and the selfie the service set aside behind it:
+    // the screen says so, and promises no "only this one".
+    await expect(wizard.failuresIntro()).toHaveText(
+      'One capture was not accepted. Follow the advice below and take it again.',
+    );
+    const waiting = page.getByRole('region', { name: 'Also sent again, unchanged' });
+    await expect(waiting).toContainText('you do not need to take them again');
+    await expect(waiting.getByRole('listitem')).toHaveText(['Identity document: Back side', 'Selfie']);
     await wizard.expectAccessible('failures');
+    // The same in Spanish and Portuguese, on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await wizard.language('es');
+    await expect(wizard.failuresIntro()).toHaveText(
+      'Una captura no fue aceptada. Sigue el consejo de abajo y repítela.',
+    );
+    await expect(page.getByRole('region', { name: 'También se envían de nuevo, sin cambios' })).toContainText(
+      'no hace falta repetirlas',
+    );
+    await wizard.screenshot('failures-held-back-es');
+    await wizard.language('pt');
+    await expect(wizard.failuresIntro()).toHaveText(
+      'Uma captura não foi aceita. Siga a dica abaixo e refaça.',
+    );
+    await expect(page.getByRole('region', { name: 'Também enviadas de novo, sem mudanças' })).toContainText(
+      'não é preciso refazê-las',
+    );
+    await wizard.screenshot('failures-held-back-pt');
+    await wizard.language('en');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await wizard.screenshot('failures-held-back-en');
     await wizard.button('Take again: Identity document: Front side').click();
     await expect(page.getByRole('alert').first()).toContainText('This capture was not accepted');
     await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeVisible();
@@ -51,7 +79,11 @@ test.describe('wizard: retakes', () => {
     await wizard.selfie('selfie-sun-glasses.jpg');
     await wizard.send();
     await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
-    await expect(page.getByText('2 captures were not accepted.', { exact: false })).toBeVisible();
+    // Nothing was set aside behind them: only the retakes go.
+    await expect(wizard.failuresIntro()).toHaveText(
+      '2 captures were not accepted. Follow the advice below and take them again. Only the captures you take again will be sent.',
+    );
+    await expect(page.getByRole('region', { name: 'Also sent again, unchanged' })).toHaveCount(0);
     const front = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Identity document: Front side' }) });

@@ -29,7 +29,12 @@ export function FailuresScreen({ steps, state, update }: Props) {
 
   return (
     <div className="stack">
-      <p role="status">{t('failures.intro', { count: failures.length })}</p>
+      {/* What is sent next: the retakes, and the inputs the service set aside behind them (service
+          README, "Retakes": FirstInputNotProcessed), never a promise that only the retakes go. */}
+      <p role="status">
+        {t('failures.intro', { count: failures.length })}
+        {waiting.length === 0 && ` ${t('failures.onlyRetakes', { count: failures.length })}`}
+      </p>
       <ol className="failure-list">
         {failures.map((input, i) => {
           const outcome = state.results[input.id];
@@ -64,7 +69,7 @@ export function FailuresScreen({ steps, state, update }: Props) {
       {waiting.length > 0 && (
         <section aria-labelledby="waiting-title">
           <h2 id="waiting-title">{t('failures.waitingTitle')}</h2>
-          <p>{t('errors.documentPhoto.FirstInputNotProcessed.todo')}</p>
+          <p>{t('failures.waiting', { count: waiting.length })}</p>
           <ul>
             {waiting.map((input) => (
               <li key={input.id}>{name(input)}</li>

@@ -71,4 +71,28 @@ describe('wizard strings', () => {
     );
     expect(untranslated).toEqual([]);
   });
+
+  it('send the person to the change-choice button by its name, not by a place on the screen', () => {
+    // The prompt shows on the failures list, above the button on a retake, and below it when the
+    // browser refuses the photo: "below" or "above" would be wrong somewhere.
+    const places = /\b(below|above|abajo|arriba|abaixo|acima)\b/i;
+    for (const [language, bundle] of Object.entries(bundles)) {
+      const button = lookup(bundle, 'document.changeChoice') as string;
+      for (const code of ['typeMismatch', 'countryMismatch']) {
+        const todo = lookup(bundle, `errors.documentPhoto.${code}.todo`) as string;
+        expect(todo, `${language}:${code}`).toContain(button);
+        expect(todo, `${language}:${code}`).not.toMatch(places);
+      }
+    }
+  });
+
+  it('on the failures screen, promise "only these" only when nothing else goes again', () => {
+    for (const [language, bundle] of Object.entries(bundles)) {
+      const failures = lookup(bundle, 'failures') as Record<string, string>;
+      for (const key of ['intro_one', 'intro_other', 'waiting_one', 'waiting_other'])
+        expect(failures[key], `${language}:${key}`).not.toMatch(/(^|\s)(only|solo|só)\s/i);
+      for (const key of ['onlyRetakes_one', 'onlyRetakes_other'])
+        expect(failures[key], `${language}:${key}`).toMatch(/(^|\s)(only|solo|só)\s/i);
+    }
+  });
 });
