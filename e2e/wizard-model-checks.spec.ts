@@ -103,6 +103,7 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
       await expect(wizard.button(button)).toBeVisible();
       await wizard.screenshot(`country-mismatch-${language}`);
     }
+    await wizard.language('en');
     await wizard.button('Change the document type or country').click();
     await page.getByLabel('Issuing country').selectOption('ES');
     await wizard.continue();
