@@ -96,12 +96,12 @@ export async function timeFirstScreen(
     const { at, origin } = (await moment.jsonValue()) as { at: number; origin: number };
     const chain: ChainLink[] = [];
     for (const request of requests) {
+      // Its timing is known once it has answered (a preload may still be under way: waited for).
+      await request.response().catch(() => null);
       const timing = request.timing();
       const start = timing.startTime - origin;
-      if (start > at) continue;
-      // Ended before the usable moment, or (a preload left running) still under way: waited for.
-      await request.response().catch(() => null);
-      const end = start + Math.max(0, request.timing().responseEnd);
+      if (timing.startTime < 0 || start > at) continue;
+      const end = start + Math.max(0, timing.responseEnd);
       const address = new URL(request.url());
       chain.push({ start, end, method: request.method(), path: address.pathname });
     }
