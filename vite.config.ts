@@ -103,7 +103,8 @@ export default defineConfig({
     firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1600 },
+  // The manifest tells the BFF which chunks a route's page must preload (src/bff/http/spa-page.ts).
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1600, manifest: true },
   server: {
     // In development the BFF owns /api and /webhooks; Vite only serves the SPA.
     proxy: {

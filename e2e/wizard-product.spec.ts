@@ -260,7 +260,8 @@ test.describe('wizard as a product, laptop and phone together', () => {
       const mobile = new WizardPage(await phone.newPage());
       const path = new URL(url).pathname;
       await mobile.page.goto(path);
-      await mobile.consent();
+      // The person agreed on the laptop: the phone opens on the first step.
+      await expect(mobile.page.getByText(/^Step 1 of \d+$/)).toBeVisible();
       await expect(desk.page.getByText('Your phone has taken over.')).toBeVisible({ timeout: 20_000 });
       await desk.screenshot('handoff-claimed');
       await mobile.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');

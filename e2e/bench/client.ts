@@ -11,7 +11,13 @@
 //    long tasks); then a camera photo (Chromium's fake camera) from the shutter to checkImage's
 //    answer, the video frame sent to the photo worker against the previous path (a page canvas, a
 //    JPEG by toBlob, checkImage decoding that file), with the stalls of each.
-// BENCH_DIST=<dir> reuses an existing build; BENCH_ROUNDS (default 5) sets the timed rounds.
+// 3. The first screen of /verify/<flowId> as a phone on a slow network meets it: 390×844, cache off,
+//    with DevTools' Fast 3G and a Slow 4G (e2e/bench/lib/throttled-first-screen.ts) and 4× CPU
+//    slowdown, until "Agree and start" is usable (BENCH_FIRST_RUNS runs each, default 3, median),
+//    with the request chain (start → end of each request) of the median run, so that a request
+//    waiting on another shows.
+// BENCH_DIST=<dir> reuses an existing build; BENCH_ROUNDS (default 5) sets the timed rounds;
+// BENCH_FLOW the flow (default global-passport); BENCH_FIRST_SCREEN_ONLY=1 skips the checks (2.).
 import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Page, type Request } from '@playwright/test';
@@ -24,8 +30,17 @@ import { twelveMegapixelPhoto } from '../fixtures/photo-fixture';
 import { freePort } from '../fixtures/free-port';
 import { sleep, startNode, stopNode, waitForHttp } from './lib/node-process';
 import { median } from './lib/percentile';
+import {
+  phoneProfiles,
+  printFirstScreenRuns,
+  timeFirstScreen,
+  type FirstScreenRun,
+  type NetworkProfile,
+} from './lib/throttled-first-screen';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 3);
+const FIRST_SCREEN_ONLY = process.env.BENCH_FIRST_SCREEN_ONLY === '1';
 const FIRST_SCREEN_TARGET_KB = 80;
 const CHECK_TARGET_MS = 200;
 const CAMERA_TARGET_MS = 300;
@@ -128,6 +143,14 @@ async function startProduct(staticDir: string): Promise<{ url: string; child: Ch
   return { url, child };
 }
 
+/** BENCH_FLOW, else global-passport (the flow the first-screen figures were first taken on), else the first. */
+async function benchFlowId(url: string): Promise<string> {
+  const first = await firstFlowId(url);
+  const wanted = process.env.BENCH_FLOW ?? 'global-passport';
+  const response = await fetch(`${url}/api/flows/${encodeURIComponent(wanted)}`).catch(() => null);
+  return response?.ok ? wanted : first;
+}
+
 async function firstFlowId(url: string): Promise<string> {
   // The BFF answers its health check before the service behind it is up.
   let last: unknown;
@@ -220,7 +243,7 @@ async function main() {
   writeFileSync(`${work}/photo-12mp.jpg`, photo);
   const [weights] = await Promise.all([
     process.env.BENCH_DIST ? null : buildApp(dist),
-    buildHarness(harnessDir),
+    FIRST_SCREEN_ONLY ? null : buildHarness(harnessDir),
   ]);
   console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
@@ -231,7 +254,7 @@ async function main() {
     args: chromiumArgs,
   });
   try {
-    const flowId = await firstFlowId(product.url);
+    const flowId = await benchFlowId(product.url);
     // A phone's browser over HTTPS asks for brotli; Chromium asks for it on http://127.0.0.1 only
     // if told, so the header is set as a phone would send it.
     for (const [route, url, shown] of [
@@ -253,6 +276,26 @@ async function main() {
       await context.close();
     }
     if (weights) printLazySteps(weights);
+
+    const results: { profile: NetworkProfile; runs: FirstScreenRun[] }[] = [];
+    for (const profile of phoneProfiles) {
+      const runs: FirstScreenRun[] = [];
+      for (let run = 0; run < FIRST_RUNS; run++)
+        runs.push(
+          await timeFirstScreen(
+            browser,
+            `${product.url}/verify/${encodeURIComponent(flowId)}`,
+            'Agree and start',
+            profile,
+          ),
+        );
+      results.push({ profile, runs });
+    }
+    printFirstScreenRuns(
+      `First screen of /verify/${flowId} until "Agree and start" is usable (390×844, cache off, ${FIRST_RUNS} runs):`,
+      results,
+    );
+    if (FIRST_SCREEN_ONLY) return;
 
     const checks = await browser.newPage();
     await checks.goto(harness.url + HARNESS_PAGE);

@@ -15,7 +15,7 @@ import { RetentionSweep } from './domain/retention';
 import { guardOpenRoutes } from '@/server-shared/open-route-guard';
 import { securityHeaders } from './http/security-headers';
 import { VerificationSync } from './domain/verification-sync';
-import { brandRoutes } from './routes/brand';
+import { brandOf, brandRoutes } from './routes/brand';
 import { handoffRoutes } from './routes/handoffs';
 import { flowRoutes, loadFlowConfig } from './routes/flows';
 import { healthRoutes } from './routes/health';
@@ -118,6 +118,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     sync,
     loginLimiter: new LoginLimiter(store, config.staffLoginMaxPerMinute),
     flows: loadFlowConfig(config.flowsDir),
+    brand: brandOf(config, app.log),
     publicUrl: () => config.publicUrl || listeningUrl(app, config),
   };
 

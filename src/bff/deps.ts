@@ -1,3 +1,4 @@
+import type { Brand } from '@/shared/contract/page-data';
 import type { Flow } from '@/shared/flow';
 import type { BffConfig } from './config';
 import type { EventHub } from './domain/event-hub';
@@ -16,6 +17,8 @@ export interface BffDeps {
   loginLimiter: LoginLimiter;
   /** The flow definitions of FLOWS_DIR, by id. */
   flows: Map<string, Flow>;
+  /** The brand of the BRAND_* settings and RETENTION_DAYS (routes/brand.ts), worked out once. */
+  brand: Brand;
   /** This BFF's base URL as the service must call it back (PUBLIC_BFF_URL or the listening address). */
   publicUrl: () => string;
 }

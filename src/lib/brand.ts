@@ -1,9 +1,11 @@
 import { useSyncExternalStore } from 'react';
-import type { Brand } from '@/shared/contract/bff-api';
+import type { Brand } from '@/shared/contract/page-data';
 import { bffPaths } from '@/shared/contract/bff-paths';
+import { pageData } from './page-data';
 
-// The look comes from the BFF's settings (GET /api/brand); until it answers, the default look.
-let brand: Brand = { name: 'IDV Capture', primaryColor: null, font: null, logoUrl: null };
+// The look comes from the BFF's settings: written into the wizard's page, or GET /api/brand; until
+// it answers, the default look.
+let brand: Brand = { name: 'IDV Capture', primaryColor: null, font: null, logoUrl: null, retentionDays: 90 };
 const listeners = new Set<() => void>();
 
 function apply(next: Brand) {
@@ -19,11 +21,16 @@ let requested = false;
 function load() {
   if (requested || typeof fetch === 'undefined') return;
   requested = true;
+  if (pageData()) return;
   fetch(bffPaths.brand, { credentials: 'same-origin' })
     .then((response) => (response.ok ? (response.json() as Promise<Brand>) : null))
     .then((answer) => answer && apply(answer))
     .catch(() => undefined);
 }
+
+// Written into the page: applied before the first render (no flash of the default look).
+const inPage = pageData()?.brand;
+if (inPage) apply(inPage);
 
 const subscribe = (listener: () => void) => {
   load();

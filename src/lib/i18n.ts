@@ -2,28 +2,21 @@ import { useMemo, useSyncExternalStore } from 'react';
 import en from '@/lib/locales/en.json';
 import es from '@/lib/locales/es.json';
 import pt from '@/lib/locales/pt.json';
+import { fallbackLanguage, isLanguage, languages, pickLanguage, type Language } from '@/shared/languages';
 
 // The app's own translation layer: the small part of i18next it used (namespaces, nested keys,
 // {{name}} values, plurals by Intl.PluralRules, a default value, English as the fallback, bundles
 // loaded per language with Suspense), in about 1 kB instead of i18next's 15 kB + react-i18next's 3 kB
 // on the first screen (the first screen's budget is 80 kB; React alone takes 61).
 
-export const languages = ['en', 'es', 'pt'] as const;
-export type Language = (typeof languages)[number];
-const fallbackLanguage: Language = 'en';
+export { languages, type Language } from '@/shared/languages';
 const defaultNamespace = 'common';
 const storageKey = 'idv.language';
-
-const isLanguage = (value: string): value is Language => (languages as readonly string[]).includes(value);
 
 function initialLanguage(): Language {
   const stored = globalThis.localStorage?.getItem(storageKey);
   if (stored && isLanguage(stored)) return stored;
-  for (const tag of globalThis.navigator?.languages ?? []) {
-    const base = tag.slice(0, 2).toLowerCase();
-    if (isLanguage(base)) return base;
-  }
-  return fallbackLanguage;
+  return pickLanguage(globalThis.navigator?.languages ?? []) ?? fallbackLanguage;
 }
 
 type Bundle = { [key: string]: unknown };

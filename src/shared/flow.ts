@@ -94,13 +94,24 @@ export const flowTextsSchema = z.object({
       }),
     )
     .optional(),
-  consent: z.string().min(1).optional(),
+  /** The consent's purpose in this language (see flowConsentSchema). */
+  purpose: z.string().min(1).optional(),
 });
 export type FlowTexts = z.infer<typeof flowTextsSchema>;
 
-/** The notice shown before any capture: who receives the data, why and for how long. */
+/**
+ * The notice shown before any capture. The flow says what is collected and why (`purpose`, the
+ * object of "<brand> receives …": "your passport and a selfie to confirm who you are"); who
+ * receives it (the brand, BRAND_NAME) and how long it is kept (RETENTION_DAYS) come from the
+ * settings, so that the notice, the header and the checkbox name one controller and the notice
+ * states the retention the service applies.
+ */
 export const flowConsentSchema = z.object({
-  text: z.string().min(1),
+  purpose: z
+    .string()
+    .min(1)
+    .max(400)
+    .refine((text) => !/[.!?]\s*$/.test(text), 'a phrase to end the sentence, without its full stop'),
   /** The full privacy notice. */
   noticeUrl: z.url({ protocol: /^https?$/ }).optional(),
 });

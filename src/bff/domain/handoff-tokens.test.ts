@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../store/sqlite-store';
 import { HandoffTokens, handoffTokenHash } from './handoff-tokens';
 
-const verification = { verificationId: 'v1', identity: 'i1', flowId: 'f', flowName: 'F' };
+const verification = { verificationId: 'v1', identity: 'i1', flowId: 'f', flowName: 'F', carry: null };
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-handoff-test-'));
 const file = path.join(dir, 'bff.sqlite');
 const store = new SqliteStore(file);

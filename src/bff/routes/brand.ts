@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Brand } from '@/shared/contract/bff-api';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Brand } from '@/shared/contract/page-data';
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { accessibleAccent } from '@/shared/color-contrast';
+import type { BffConfig } from '../config';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';
 
@@ -15,22 +16,31 @@ const logoTypes: Record<string, string> = {
   '.webp': 'image/webp',
 };
 
-/** The wizard's look from the BRAND_* settings; a colour with too little contrast is darkened. */
-export function brandRoutes(app: FastifyInstance, { config }: BffDeps) {
+/**
+ * The brand the wizard shows, from the BRAND_* settings (a colour with too little contrast is
+ * darkened), with RETENTION_DAYS: the consent names the brand as the one receiving the data and
+ * says how long it is kept. Served at /api/brand and written into the wizard's HTML (spa.ts).
+ */
+export function brandOf(config: BffConfig, log: FastifyBaseLogger): Brand {
   const { brand } = config;
   const accent = brand.primaryColor ? accessibleAccent(brand.primaryColor) : null;
   if (accent?.adjusted) {
-    app.log.warn(
+    log.warn(
       { setting: brand.primaryColor, used: accent.color },
       'BRAND_PRIMARY_COLOR has less than 4.5:1 contrast with white; a darker shade is used',
     );
   }
-  const body: Brand = {
+  return {
     name: brand.name,
     primaryColor: accent?.color ?? null,
     font: brand.font,
     logoUrl: brand.logoFile ? bffPaths.brandLogo : null,
+    retentionDays: config.retentionDays,
   };
+}
+
+export function brandRoutes(app: FastifyInstance, { config, brand: body }: BffDeps) {
+  const { brand } = config;
 
   app.get(bffPaths.brand, async (_request, reply) => {
     void reply.header('cache-control', 'public, max-age=300');

@@ -82,4 +82,8 @@ export const pgMigrations: string[] = [
   );
   CREATE INDEX verifications_identity ON verifications (identity, created_at DESC);
   `,
+  `
+  -- What the computer hands over to the phone with a handoff (consent time, documents chosen).
+  ALTER TABLE handoff_tokens ADD COLUMN carry TEXT;
+  `,
 ];

@@ -162,9 +162,17 @@ export class PgStore implements BffStore {
   async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
     await this.pool.query(`DELETE FROM handoff_tokens WHERE expires_at < now() - interval '1 day'`);
     await this.pool.query(
-      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-      [tokenHash, grant.verificationId, grant.identity, grant.flowId, grant.flowName, grant.expiresAt],
+      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, expires_at, carry)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        tokenHash,
+        grant.verificationId,
+        grant.identity,
+        grant.flowId,
+        grant.flowName,
+        grant.expiresAt,
+        grant.carry,
+      ],
     );
   }
 

@@ -97,6 +97,7 @@ export interface HandoffRow {
   flow_name: string | null;
   expires_at: Date | number;
   used_at: Date | number | null;
+  carry: string | null;
 }
 
 export const toHandoff = (row: HandoffRow): HandoffGrant => ({
@@ -106,4 +107,5 @@ export const toHandoff = (row: HandoffRow): HandoffGrant => ({
   flowName: row.flow_name,
   expiresAt: new Date(row.expires_at),
   claimedAt: row.used_at === null ? null : new Date(row.used_at),
+  carry: row.carry ?? null,
 });

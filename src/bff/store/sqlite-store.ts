@@ -79,7 +79,8 @@ CREATE TABLE IF NOT EXISTS handoff_tokens (
   flow_name TEXT,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  used_at INTEGER
+  used_at INTEGER,
+  carry TEXT
 );
 CREATE INDEX IF NOT EXISTS handoff_tokens_verification ON handoff_tokens (verification_id, created_at);
 CREATE TABLE IF NOT EXISTS input_results (
@@ -114,6 +115,10 @@ export class SqliteStore implements BffStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(schema);
+    // A file made before handoffs carried anything gets the column.
+    const columns = this.db.pragma('table_info(handoff_tokens)') as { name: string }[];
+    if (!columns.some((c) => c.name === 'carry'))
+      this.db.exec('ALTER TABLE handoff_tokens ADD COLUMN carry TEXT');
     this.sql = statementCache(this.db);
   }
 
@@ -196,7 +201,10 @@ export class SqliteStore implements BffStore {
   async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
     const now = Date.now();
     this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
-    this.sql('INSERT INTO handoff_tokens VALUES (?, ?, ?, ?, ?, ?, ?, NULL)').run(
+    this.sql(
+      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, created_at, expires_at, carry)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
       tokenHash,
       grant.verificationId,
       grant.identity,
@@ -204,6 +212,7 @@ export class SqliteStore implements BffStore {
       grant.flowName,
       now,
       grant.expiresAt.getTime(),
+      grant.carry,
     );
   }
 

@@ -362,6 +362,7 @@ describe.each([
       flowId: 'f',
       flowName: 'Flow',
       expiresAt: new Date(Date.now() + 60_000),
+      carry: '{"consentedAt":"2026-11-26T10:00:00.000Z","documents":[]}',
     };
     await store.createHandoff('hash-1', grant);
     expect(await store.latestHandoff('vh')).toMatchObject({ verificationId: 'vh', claimedAt: null });
@@ -369,7 +370,13 @@ describe.each([
     const claims = await Promise.all([1, 2, 3, 4].map(() => store.claimHandoff('hash-1', new Date())));
     const won = claims.filter((c) => c !== null);
     expect(won).toHaveLength(1);
-    expect(won[0]).toMatchObject({ verificationId: 'vh', identity: 'ih', flowId: 'f', flowName: 'Flow' });
+    expect(won[0]).toMatchObject({
+      verificationId: 'vh',
+      identity: 'ih',
+      flowId: 'f',
+      flowName: 'Flow',
+      carry: grant.carry,
+    });
     expect(won[0]!.expiresAt.getTime()).toBe(grant.expiresAt.getTime());
     expect(await store.claimHandoff('hash-1', new Date())).toBeNull();
     expect((await store.latestHandoff('vh'))?.claimedAt).toBeInstanceOf(Date);
@@ -520,6 +527,7 @@ describe('PgStore: several instances on one database', () => {
       verificationId: 'vm',
       identity: 'im',
       flowId: 'f',
+      carry: null,
       flowName: null,
       expiresAt: new Date(Date.now() + 60_000),
     });

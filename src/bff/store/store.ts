@@ -47,6 +47,8 @@ export interface HandoffGrant {
   expiresAt: Date;
   /** When the phone used the link; null while unused. */
   claimedAt: Date | null;
+  /** What the computer hands over (its consent, the documents chosen), as JSON; null if nothing. */
+  carry: string | null;
 }
 
 /**

@@ -78,14 +78,27 @@ export const staffStreamEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type StaffStreamEvent = z.infer<typeof staffStreamEventSchema>;
 
-/** GET /api/brand: the look of the wizard, from the BFF's settings. */
-export interface Brand {
-  name: string;
-  /** #rrggbb with at least 4.5:1 contrast against white (darkened by the BFF if the setting had less). */
-  primaryColor: string | null;
-  font: string | null;
-  logoUrl: string | null;
-}
+/**
+ * POST /api/verifications/:id/handoff body: what the phone carries on with, so that it asks
+ * nothing the computer asked already: when the person agreed to the notice, and the document
+ * (type, country, region) chosen per document step (its group), checked against the flow.
+ */
+export const handoffRequestSchema = z.object({
+  consentedAt: z.iso.datetime(),
+  documents: z
+    .array(
+      z.object({
+        group: z.number().int().min(0).max(20),
+        type: z.string().min(1).max(40),
+        country: z.string().regex(/^[A-Z]{2}$/),
+        region: z.string().min(1).max(40).optional(),
+      }),
+    )
+    .max(20)
+    .default([]),
+});
+export type HandoffRequest = z.input<typeof handoffRequestSchema>;
+export type HandoffCarry = z.infer<typeof handoffRequestSchema>;
 
 /** POST /api/verifications/:id/handoff: a link to continue this verification on a phone. */
 export const handoffSchema = z.object({
@@ -107,6 +120,8 @@ export type HandoffState = z.infer<typeof handoffStateSchema>;
 export const claimedHandoffSchema = z.object({
   flowId: z.string(),
   verification: createdVerificationSchema,
+  /** What the computer handed over with the verification (null from a link made before it did). */
+  carry: handoffRequestSchema.nullable(),
 });
 export type ClaimedHandoff = z.infer<typeof claimedHandoffSchema>;
 

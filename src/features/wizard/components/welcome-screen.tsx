@@ -1,13 +1,25 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { documentSides } from '@/shared/document-sides';
 import type { Flow } from '@/shared/flow';
 import { useBrand } from '@/lib/brand';
 import { countryName } from '../lib/display-names';
-import { consentText, customDocumentName, fieldLabel } from '../lib/flow-texts';
+import { consentPurpose, customDocumentName, fieldLabel } from '../lib/flow-texts';
 import type { WizardStep } from '../lib/steps';
 
-type Props = { flow: Flow; steps: WizardStep[]; consented: boolean; onConsent: () => void };
+type Props = {
+  flow: Flow;
+  steps: WizardStep[];
+  consented: boolean;
+  /** The person agreed and starts here (the verification is created then). */
+  onConsent: () => Promise<unknown>;
+  /** The person agreed and asked to continue on a phone (a QR code). */
+  onPhone: () => void;
+  /** The phone handoff once asked for (its QR code), in place of the choice. */
+  phonePanel: ReactNode;
+  /** On a computer the phone is the better camera: its choice comes first. */
+  phoneFirst: boolean;
+};
 
 /** Minutes a step takes a first-time user, for the estimate on the welcome screen. */
 function minutesOf(step: WizardStep): number {
@@ -28,7 +40,7 @@ function minutesOf(step: WizardStep): number {
 }
 
 /** Before any capture: what the person will need, what will be checked, how long, and consent. */
-export function WelcomeScreen({ flow, steps, consented, onConsent }: Props) {
+export function WelcomeScreen({ flow, steps, consented, onConsent, onPhone, phonePanel, phoneFirst }: Props) {
   const { t, i18n } = useTranslation('wizard');
   const brand = useBrand();
   const language = i18n.language;
@@ -36,8 +48,18 @@ export function WelcomeScreen({ flow, steps, consented, onConsent }: Props) {
   const errorId = useId();
   const [agreed, setAgreed] = useState(consented);
   const [missing, setMissing] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const [failed, setFailed] = useState(false);
   const minutes = steps.reduce((sum, step) => sum + minutesOf(step), 0);
-  const notice = consentText(flow, language) ?? t('welcome.defaultConsent', { brand: brand.name });
+  // One controller (the brand, as in the header and the checkbox) and one retention (the
+  // service's RETENTION_DAYS); the flow says what and why.
+  const purpose = consentPurpose(flow, language) ?? t('welcome.defaultPurpose');
+  const notice = [
+    t('welcome.receives', { controller: brand.name, purpose }),
+    brand.retentionDays > 0
+      ? t('welcome.retention', { count: brand.retentionDays })
+      : t('welcome.retentionKept', { controller: brand.name }),
+  ].join(' ');
 
   const countries = (codes: string[]) => codes.map((code) => countryName(code, language)).join(', ');
   const documentNames = (step: Extract<WizardStep, { kind: 'document' }>) =>
@@ -91,39 +113,75 @@ export function WelcomeScreen({ flow, steps, consented, onConsent }: Props) {
   if (steps.some((step) => step.kind === 'document' || step.kind === 'custom-document'))
     rules.unshift(t('welcome.rule.photo'));
 
+  /** Nothing goes anywhere before the box is ticked. */
+  function checkAgreed() {
+    if (agreed) return true;
+    setMissing(true);
+    document.getElementById(checkboxId)?.focus();
+    return false;
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!agreed) {
-      setMissing(true);
-      document.getElementById(checkboxId)?.focus();
-      return;
-    }
-    onConsent();
+    if (!checkAgreed() || starting) return;
+    setStarting(true);
+    setFailed(false);
+    onConsent().then(
+      () => setStarting(false),
+      () => {
+        setStarting(false);
+        setFailed(true);
+      },
+    );
   }
+
+  const phone = (
+    <section aria-labelledby="welcome-phone" className="welcome-card welcome-phone">
+      {phonePanel ?? (
+        <>
+          <h2 id="welcome-phone">{t('handoff.title')}</h2>
+          <p className="muted">{t('handoff.hint')}</p>
+          <div className="actions">
+            <button
+              type="button"
+              className={phoneFirst ? undefined : 'secondary'}
+              onClick={() => checkAgreed() && onPhone()}
+            >
+              {t('handoff.show')}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+
+  const needsAndRules = (
+    <div className="welcome-columns">
+      <section aria-labelledby="welcome-needs" className="welcome-card">
+        <h2 id="welcome-needs">{t('welcome.needsTitle')}</h2>
+        <ul className="check-list">
+          {needs.map((need) => (
+            <li key={need}>{need}</li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="welcome-rules" className="welcome-card">
+        <h2 id="welcome-rules">{t('welcome.rulesTitle')}</h2>
+        <ul className="check-list">
+          {rules.map((rule) => (
+            <li key={rule}>{rule}</li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
 
   return (
     <form className="welcome stack" onSubmit={submit} noValidate>
       <p className="welcome-lead">
         {t('welcome.lead', { brand: brand.name })} <strong>{t('welcome.minutes', { count: minutes })}</strong>
       </p>
-      <div className="welcome-columns">
-        <section aria-labelledby="welcome-needs" className="welcome-card">
-          <h2 id="welcome-needs">{t('welcome.needsTitle')}</h2>
-          <ul className="check-list">
-            {needs.map((need) => (
-              <li key={need}>{need}</li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="welcome-rules" className="welcome-card">
-          <h2 id="welcome-rules">{t('welcome.rulesTitle')}</h2>
-          <ul className="check-list">
-            {rules.map((rule) => (
-              <li key={rule}>{rule}</li>
-            ))}
-          </ul>
-        </section>
-      </div>
+      {!phoneFirst && needsAndRules}
       <section aria-labelledby="welcome-privacy" className="welcome-card consent">
         <h2 id="welcome-privacy">{t('welcome.privacyTitle')}</h2>
         <p>{notice}</p>
@@ -155,9 +213,19 @@ export function WelcomeScreen({ flow, steps, consented, onConsent }: Props) {
           </p>
         )}
       </section>
+      {phoneFirst && phone}
       <div className="actions">
-        <button type="submit">{t('welcome.start')}</button>
+        <button type="submit" className={phoneFirst ? 'secondary' : undefined} aria-disabled={starting}>
+          {t('welcome.start')}
+        </button>
       </div>
+      {starting && <p role="status">{t('starting')}</p>}
+      {failed && (
+        <p role="alert" className="error">
+          {t('welcome.startFailed')}
+        </p>
+      )}
+      {phoneFirst ? needsAndRules : phone}
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
+import type { CreatedVerification } from '@/shared/contract/bff-api';
 import type { Flow } from '@/shared/flow';
 import { createVerification, getFlow } from '../api/wizard-api';
 import { buildSteps, type WizardStep } from '../lib/steps';
@@ -15,25 +16,33 @@ import {
   type WizardState,
 } from '../lib/wizard-model';
 
+/**
+ * `welcome`: the flow's welcome and consent screen, with nothing created yet; `ready`: a
+ * verification exists (the person agreed, here or on the computer that handed over).
+ */
 export type WizardLoad =
   | { phase: 'loading' }
   | { phase: 'error'; error: ApiError }
+  | { phase: 'welcome'; flow: Flow; steps: WizardStep[] }
   | { phase: 'ready'; flow: Flow; steps: WizardStep[]; state: WizardState };
 
-// StrictMode runs effects twice in development; one verification per flow and page load.
-const starting = new Map<string, Promise<{ flow: Flow; state: WizardState }>>();
+// StrictMode runs effects twice in development: one start per flow and page load.
+const starting = new Map<string, Promise<{ flow: Flow; state: WizardState | null }>>();
 
-async function start(flowId: string, fresh: boolean) {
+/** The flow, and the saved state of a verification under way; nothing is created before consent. */
+async function start(flowId: string, fresh: boolean): Promise<{ flow: Flow; state: WizardState | null }> {
   const [flow, saved] = await Promise.all([
     getFlow(flowId),
     fresh ? undefined : storage.loadState<WizardState>(flowId).catch(() => undefined),
   ]);
   if (saved?.version === 1 && saved.flowId === flowId && saved.verification) return { flow, state: saved };
-  const verification = await createVerification(flowId);
-  const state = freshWizardState(flowId, verification);
-  await storage.saveState(flowId, state).catch(() => undefined);
-  return { flow, state };
+  return { flow, state: null };
 }
+
+const asApiError = (error: unknown) =>
+  error instanceof ApiError
+    ? error
+    : new ApiError(0, { code: 'unknown', type: 'SystemError', message: String(error) });
 
 /** The state written to IndexedDB: everything but the bank statement's password. */
 function persistable(state: WizardState): WizardState {
@@ -63,18 +72,12 @@ export function useWizard(flowId: string) {
       promise.then(
         ({ flow, state }) => {
           const steps = buildSteps(flow);
+          if (!state) return setLoad({ phase: 'welcome', flow, steps });
           // A flow edited since the state was saved may have fewer steps.
           const stepIndex = Math.max(0, Math.min(state.stepIndex, steps.length - 1));
           setLoad({ phase: 'ready', flow, steps, state: { ...state, stepIndex } });
         },
-        (error: unknown) =>
-          setLoad({
-            phase: 'error',
-            error:
-              error instanceof ApiError
-                ? error
-                : new ApiError(0, { code: 'unknown', type: 'SystemError', message: String(error) }),
-          }),
+        (error: unknown) => setLoad({ phase: 'error', error: asApiError(error) }),
       );
     },
     [flowId],
@@ -164,16 +167,38 @@ export function useWizard(flowId: string) {
   /** A step's sub-screen (a document's choice, front, back). */
   const goPart = useCallback((part: string) => update((state) => ({ ...state, part })), [update]);
 
+  const creating = useRef<Promise<CreatedVerification> | null>(null);
+  /**
+   * The person agreed: the verification is created now (not before), and the steps start, or
+   * with `stay` the welcome screen stays (the computer showing a QR code for the phone).
+   */
   const consent = useCallback(
-    () =>
-      update((state, steps) => ({
-        ...state,
-        consentedAt: state.consentedAt ?? new Date().toISOString(),
-        screen: 'steps',
-        stepIndex: 0,
-        part: firstPartOf(steps[0]),
-      })),
-    [update],
+    async ({ stay = false }: { stay?: boolean } = {}): Promise<WizardState> => {
+      const begin = (state: WizardState, steps: WizardStep[]): WizardState =>
+        stay ? state : { ...state, screen: 'steps', stepIndex: 0, part: firstPartOf(steps[0]) };
+      if (load.phase === 'ready') {
+        const state = begin(
+          { ...load.state, consentedAt: load.state.consentedAt ?? new Date().toISOString() },
+          load.steps,
+        );
+        update(() => state);
+        return state;
+      }
+      if (load.phase !== 'welcome') throw new Error('wizard not ready');
+      // One creation however many clicks.
+      creating.current ??= createVerification(flowId).finally(() => (creating.current = null));
+      const verification = await creating.current;
+      const { flow, steps } = load;
+      const state = begin(
+        { ...freshWizardState(flowId, verification), consentedAt: new Date().toISOString() },
+        steps,
+      );
+      await storage.saveState(flowId, persistable(state)).catch(() => undefined);
+      starting.set(flowId, Promise.resolve({ flow, state }));
+      setLoad({ phase: 'ready', flow, steps, state });
+      return state;
+    },
+    [flowId, load, update],
   );
 
   const restart = useCallback(async () => {

@@ -10,8 +10,9 @@ export function flowTexts(flow: Pick<Flow, 'translations'>, language: string): F
 export const flowName = (flow: Pick<Flow, 'name' | 'translations'>, language: string) =>
   flowTexts(flow, language).name ?? flow.name;
 
-export const consentText = (flow: Pick<Flow, 'consent' | 'translations'>, language: string) =>
-  flowTexts(flow, language).consent ?? flow.consent?.text;
+/** What the flow collects and why, to end "<brand> receives …" (the consent's notice). */
+export const consentPurpose = (flow: Pick<Flow, 'consent' | 'translations'>, language: string) =>
+  flowTexts(flow, language).purpose ?? flow.consent?.purpose;
 
 export const customDocumentName = (
   flow: Pick<Flow, 'translations'>,

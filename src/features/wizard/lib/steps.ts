@@ -15,6 +15,9 @@ export type WizardStep =
       institutions: { institutionId: string; name: string }[];
     };
 
+/** The key of a document step (its captures are kept under it), from its group. */
+export const documentStepKey = (group: number) => `document-${group}`;
+
 /**
  * The flow's merits in the fixed order, one step per document, with the groups of the shared
  * flow plan (the same numbering the service checks descriptors against).
@@ -26,7 +29,7 @@ export function buildSteps(flow: Pick<Flow, 'merits'>): WizardStep[] {
   for (const planned of plan.documents.filter((d) => d.kind === 'document')) {
     steps.push({
       kind: 'document',
-      key: `document-${planned.group}`,
+      key: documentStepKey(planned.group),
       group: planned.group,
       document: planned.step,
     });

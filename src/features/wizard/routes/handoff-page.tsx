@@ -2,10 +2,30 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { Link } from '@/lib/link';
 import { navigate } from '@/lib/router';
+import type { ClaimedHandoff } from '@/shared/contract/bff-api';
+import type { DocumentType } from '@/shared/flow';
 import '../lib/translations';
 import { claimHandoff } from '../api/wizard-api';
 import * as storage from '../lib/storage';
-import { freshWizardState } from '../lib/wizard-model';
+import { documentStepKey } from '../lib/steps';
+import { freshWizardState, type WizardState } from '../lib/wizard-model';
+
+/**
+ * The wizard as the computer left it: the person agreed there (the verification exists only
+ * since), so the phone opens on the first step, with the documents and countries chosen there.
+ */
+function handedOverState(
+  flowId: string,
+  verification: ClaimedHandoff['verification'],
+  carry: ClaimedHandoff['carry'],
+): WizardState {
+  const fresh = freshWizardState(flowId, verification);
+  if (!carry) return fresh;
+  const captures: WizardState['captures'] = {};
+  for (const { group, type, country, region } of carry.documents)
+    captures[documentStepKey(group)] = { kind: 'document', type: type as DocumentType, country, region };
+  return { ...fresh, consentedAt: carry.consentedAt, screen: 'steps', captures };
+}
 
 // One claim per token and page load (StrictMode runs effects twice; a token works once).
 const claims = new Map<string, ReturnType<typeof claimHandoff>>();
@@ -30,8 +50,8 @@ export default function HandoffPage({ token }: { token: string }) {
     }
     let stopped = false;
     claim
-      .then(async ({ flowId, verification }) => {
-        await storage.saveState(flowId, freshWizardState(flowId, verification)).catch(() => undefined);
+      .then(async ({ flowId, verification, carry }) => {
+        await storage.saveState(flowId, handedOverState(flowId, verification, carry)).catch(() => undefined);
         if (!stopped) navigate(`/verify/${encodeURIComponent(flowId)}`, { replace: true });
       })
       .catch(() => !stopped && setFailed(true));

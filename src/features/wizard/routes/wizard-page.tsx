@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { lazyScreen } from '@/lib/lazy-screen';
 import { useScreenSettled } from '@/lib/use-screen-settled';
@@ -9,9 +9,11 @@ import { WelcomeScreen } from '../components/welcome-screen';
 import { WizardStepper } from '../components/wizard-stepper';
 import { useHistorySync } from '../hooks/use-history-sync';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
+import { useComputer } from '../hooks/use-computer';
 import { useHandoff } from '../hooks/use-handoff';
 import { useWizard, type Wizard } from '../hooks/use-wizard';
 import { stepTitle } from '../lib/step-titles';
+import type { HandoffRequest } from '@/shared/contract/bff-api';
 import type { WizardStep } from '../lib/steps';
 import { flowName, localizeSteps } from '../lib/flow-texts';
 import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
@@ -86,44 +88,54 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
   }
 }
 
-/** The desktop's "continue on your phone" card; while the phone has the verification, the steps wait. */
-function HandoffPanel({
-  verificationId,
-  onFinished,
-  onClaimed,
-}: {
-  verificationId: string;
-  onFinished: () => void;
-  onClaimed: (claimed: boolean) => void;
-}) {
-  const { handoff, show, hide } = useHandoff(verificationId, onFinished);
-  const claimed = handoff.phase === 'shown' && !!handoff.state?.claimed;
-  useEffect(() => onClaimed(claimed), [claimed, onClaimed]);
-  return <HandoffCard handoff={handoff} onShow={() => void show()} onHide={hide} />;
+/** What the phone carries on with: the consent, and the document chosen per document step. */
+function carryOf(state: WizardState, steps: WizardStep[]): HandoffRequest {
+  const documents: HandoffRequest['documents'] = [];
+  for (const step of steps) {
+    const capture = state.captures[step.key];
+    if (step.kind === 'document' && capture?.kind === 'document')
+      documents.push({
+        group: step.group,
+        type: capture.type,
+        country: capture.country,
+        region: capture.region,
+      });
+  }
+  return { consentedAt: state.consentedAt ?? new Date().toISOString(), documents };
 }
 
 export default function WizardPage({ flowId }: { flowId: string }) {
   const { t, i18n } = useTranslation('wizard');
   const wizard = useWizard(flowId);
   const { load } = wizard;
+  const loaded = load.phase === 'ready' || load.phase === 'welcome' ? load : null;
   const ready = load.phase === 'ready' ? load : null;
   const steps = useMemo(
-    () => (ready ? localizeSteps(ready.steps, ready.flow, i18n.language) : []),
-    [ready, i18n.language],
+    () => (loaded ? localizeSteps(loaded.steps, loaded.flow, i18n.language) : []),
+    [loaded, i18n.language],
   );
   const back = useHistorySync(flowId, ready?.state ?? null, steps, wizard.go);
-  const [phoneActive, setPhoneActive] = useState(false);
-  const { update } = wizard;
+  const { update, consent } = wizard;
   const phoneFinished = useCallback(
     () =>
       update((s) => ({ ...s, screen: 'done', sendingSince: undefined, part: undefined, retake: undefined })),
     [update],
   );
+  // The desktop's "continue on your phone": while the phone has the verification, the steps wait.
+  const { handoff, show: showHandoff, hide: hideHandoff } = useHandoff(phoneFinished);
+  const phoneActive = handoff.phase === 'shown' && !!handoff.state?.claimed;
+  const phoneFirst = useComputer();
   const screenKey = ready ? `${ready.state.screen}-${ready.state.stepIndex}` : load.phase;
   // Moving focus to the new heading tells screen-reader and keyboard users the screen changed.
   const container = useFocusOnChange<HTMLDivElement>(screenKey, 'h1');
-  const settled = useScreenSettled(!!ready);
+  const settled = useScreenSettled(!!loaded);
   usePreloadScreens(steps, settled);
+  // The verification is created only now, with the consent the person just gave.
+  const askPhone = () =>
+    void showHandoff(async () => {
+      const state = await consent({ stay: true });
+      return { verificationId: state.verification.verificationId, carry: carryOf(state, steps) };
+    });
 
   useEffect(() => {
     document.title = `${t('title')} · IDV Capture`;
@@ -160,79 +172,74 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     );
   }
 
-  const { flow, state } = load;
+  const { flow } = load;
+  const state = load.phase === 'ready' ? load.state : null;
+  const screen = state?.screen ?? 'welcome';
   const total = steps.length + 1;
   let title: string;
   let position: string | null = null;
   let current = -1;
-  switch (state.screen) {
-    case 'welcome':
-      title = flowName(flow, i18n.language);
-      break;
-    case 'steps':
-      title = stepTitle(t, steps[state.stepIndex], steps);
-      position = t('stepOf', { n: state.stepIndex + 1, total });
-      current = state.stepIndex;
-      break;
-    case 'review':
-      title = t('review.title');
-      position = t('stepOf', { n: total, total });
-      current = steps.length;
-      break;
-    case 'failures':
-      title = t('failures.title');
-      current = steps.length;
-      break;
-    case 'done':
-      title = t('done.title');
-      current = total;
-      break;
+  if (!state || screen === 'welcome') title = flowName(flow, i18n.language);
+  else if (screen === 'steps') {
+    title = stepTitle(t, steps[state.stepIndex], steps);
+    position = t('stepOf', { n: state.stepIndex + 1, total });
+    current = state.stepIndex;
+  } else if (screen === 'review') {
+    title = t('review.title');
+    position = t('stepOf', { n: total, total });
+    current = steps.length;
+  } else if (screen === 'failures') {
+    title = t('failures.title');
+    current = steps.length;
+  } else {
+    title = t('done.title');
+    current = total;
   }
-  const previous = previousPosition(state, steps);
+  const previous = state ? previousPosition(state, steps) : null;
   const titles = [...steps.map((step) => stepTitle(t, step, steps)), t('review.title')];
+  // The handoff's card (lazy, with its QR code) once asked for; on the steps it offers the choice too.
+  const handoffCard = (
+    // Its own boundary: the screen around it stays while the card's code arrives.
+    <Suspense fallback={null}>
+      <HandoffCard handoff={handoff} onShow={askPhone} onHide={hideHandoff} />
+    </Suspense>
+  );
 
   return (
-    <div className={`wizard wizard-${state.screen}`} ref={container}>
+    <div className={`wizard wizard-${screen}`} ref={container}>
       <div className="wizard-top">
         {previous ? (
           <button type="button" className="back-button" onClick={() => back(previous)}>
             <span aria-hidden="true">←</span> {t('actions.back')}
           </button>
-        ) : state.screen === 'welcome' ? (
+        ) : screen === 'welcome' ? (
           <Link href="/" className="back-button">
             <span aria-hidden="true">←</span> {t('actions.back')}
           </Link>
         ) : null}
-        {state.screen !== 'welcome' && <p className="wizard-flow">{flowName(flow, i18n.language)}</p>}
+        {screen !== 'welcome' && <p className="wizard-flow">{flowName(flow, i18n.language)}</p>}
       </div>
-      {state.screen !== 'welcome' && state.screen !== 'done' && (
-        <WizardStepper titles={titles} current={current} />
-      )}
+      {screen !== 'welcome' && screen !== 'done' && <WizardStepper titles={titles} current={current} />}
       {position && <p className="wizard-position">{position}</p>}
       <h1 tabIndex={-1}>{title}</h1>
       <Suspense fallback={<p aria-live="polite">{t('loadingStep')}</p>}>
-        {state.screen === 'welcome' && !phoneActive && (
+        {screen === 'welcome' && phoneActive && handoffCard}
+        {screen === 'welcome' && !phoneActive && (
           <WelcomeScreen
             flow={flow}
             steps={steps}
-            consented={!!state.consentedAt}
-            onConsent={wizard.consent}
+            consented={!!state?.consentedAt}
+            onConsent={() => consent()}
+            onPhone={askPhone}
+            phonePanel={handoff.phase === 'idle' ? null : handoffCard}
+            phoneFirst={phoneFirst}
           />
         )}
-        {state.screen === 'steps' && !phoneActive && (
+        {state && screen === 'steps' && !phoneActive && (
           <StepScreen wizard={wizard} steps={steps} state={state} />
         )}
-        {settled && (state.screen === 'welcome' || state.screen === 'steps') && !state.retake && (
-          // Its own boundary: the screen above stays while the card's code arrives.
-          <Suspense fallback={null}>
-            <HandoffPanel
-              verificationId={state.verification.verificationId}
-              onFinished={phoneFinished}
-              onClaimed={setPhoneActive}
-            />
-          </Suspense>
-        )}
-        {state.screen === 'review' && (
+        {settled && state && screen === 'steps' && !state.retake && handoffCard}
+        {state && screen === 'review' && (
           <ReviewScreen
             steps={steps}
             state={state}
@@ -241,8 +248,10 @@ export default function WizardPage({ flowId }: { flowId: string }) {
             restart={() => void wizard.restart()}
           />
         )}
-        {state.screen === 'failures' && <FailuresScreen steps={steps} state={state} update={wizard.update} />}
-        {state.screen === 'done' && (
+        {state && screen === 'failures' && (
+          <FailuresScreen steps={steps} state={state} update={wizard.update} />
+        )}
+        {state && screen === 'done' && (
           <DoneScreen
             verificationId={state.verification.verificationId}
             onRestart={() => void wizard.restart()}
