@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parse } from 'mrz';
+import { fileURLToPath } from 'node:url';
+import { parse, states } from 'mrz';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
   MRZ_OCR_PARAMETERS,
@@ -8,24 +8,27 @@ import {
   parseMrzLines as parseMrzWith,
   type MrzRead,
 } from '@/shared/document-reading';
+import { correctMrz } from '@/shared/mrz-fields';
 import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 
 /**
- * The machine-readable zone: OCR with tesseract.js (its wasm core and the English LSTM data come
- * from node_modules, `@tesseract.js-data/eng`; nothing is downloaded), then `mrz` checks the
- * check digits. The OCR runs in tesseract.js's worker thread, so it never holds the event loop.
+ * The machine-readable zone: OCR with tesseract.js (its wasm core from node_modules) and an LSTM
+ * model trained on machine-readable zones (`vendor/tesseract-mrz`, 1.3 MB: the English model
+ * reads OCR-B's filler `<` as `K`/`L` and O as 0), corrected by field and check digit
+ * (`@/shared/mrz-fields`), then `mrz` checks the check digits. The OCR runs in tesseract.js's
+ * worker thread, so it never holds the event loop. Nothing is downloaded.
  */
 
-const require = createRequire(import.meta.url);
-/** The integer-quantized "best" model: 2.9 MB, and on rendered MRZ lines as exact as the 10.9 MB one. */
-const LANG_DIR = '4.0.0_best_int';
+/** The model's folder: beside the built service (src/build/servers.ts copies it), else the repository's. */
+const LANG_PATH = import.meta.url.endsWith('.js')
+  ? join(dirname(fileURLToPath(import.meta.url)), 'tesseract-mrz')
+  : fileURLToPath(new URL('../../../vendor/tesseract-mrz', import.meta.url));
 
 let worker: Promise<Worker> | undefined;
 
 function ocrWorker(): Promise<Worker> {
   worker ??= (async () => {
-    const langPath = join(dirname(require.resolve('@tesseract.js-data/eng')), LANG_DIR);
-    const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' });
+    const w = await createWorker('mrz', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
     await w.setParameters({ ...MRZ_OCR_PARAMETERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
     return w;
   })();
@@ -43,27 +46,36 @@ export async function closeMrzReader() {
 /** Starts the OCR worker ahead of the first document (it takes about a second). */
 export const warmMrzReader = () => ocrWorker().then(() => undefined);
 
+/** Whether the `mrz` package lists a state code. */
+const isState = (code: string) => Object.hasOwn(states, code);
+
 /** Parses MRZ lines with check digits (`@/shared/document-reading`, the wizard's rule too). */
 export const parseMrzLines = (lines: string[]): MrzRead => parseMrzWith(lines, parse);
 
-async function ocr(image: Uint8Array) {
+async function ocr(image: Uint8Array): Promise<MrzRead> {
   const w = await ocrWorker();
   const { data } = await w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
-  return mrzLines(data.text);
+  const lines = mrzLines(data.text);
+  if (lines.length === 0) return { found: false };
+  return parseMrzLines(correctMrz(lines, isState));
 }
 
 /**
  * Reads the MRZ from the bands `mrzBandImages` found (lowest first), each read alone; none is no
  * MRZ, without running the OCR. A band the glyph reader read alone (sure of every glyph, check
- * digits holding) needs no OCR.
+ * digits holding) needs no OCR; one the OCR reads as nothing is read again turned half a turn.
+ * The first valid zone wins, else the first zone read.
  */
 export async function readMrzBands(bands: readonly MrzBandRead[]): Promise<MrzRead> {
+  let first: MrzRead = { found: false };
   for (const band of bands) {
     if (band.byGlyphs) return band.byGlyphs;
-    const lines = await ocr(band.pgm);
-    if (lines.length > 0) return parseMrzLines(lines);
+    let read = await ocr(band.pgm);
+    if (!read.found && band.turnedPgm) read = await ocr(band.turnedPgm);
+    if (read.found && read.valid) return read;
+    if (!first.found) first = read;
   }
-  return { found: false };
+  return first;
 }
 
 /** Reads the MRZ of a document photo file (its own decode; send-input gets the bands from the image pool). */
