@@ -41,7 +41,10 @@ const EDGE_STEP = 56;
  * rows, and the band is turned level by the text's own angle (`mrzBandPixels`).
  */
 const SLANT_STEP = 0.03;
-const SLANTS = [0, ...Array.from({ length: 12 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat()];
+const SLANTS = [
+  0,
+  ...Array.from({ length: 12 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
+];
 const FINE_SLANT_STEP = 0.005;
 /**
  * The widest gap (in line heights) bridged within an MRZ line: fixed-pitch glyphs, filler
@@ -172,7 +175,7 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
     const maxGap = Math.max(3, Math.round(MAX_GAP_IN_HEIGHTS * h));
     let left = 0;
     let right = -1;
-    for (let x = 0; x < width; ) {
+    for (let x = 0; x < width;) {
       if (!marked[x]) {
         x++;
         continue;
@@ -286,7 +289,8 @@ function quarterTurn(grey: Uint8Array, width: number, height: number, direction:
   // Turned clockwise, pixel (x, y) goes to (height − 1 − y, x) of an image `height` wide.
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
-      out[direction === 1 ? x * height + (height - 1 - y) : (width - 1 - x) * height + y] = grey[y * width + x];
+      out[direction === 1 ? x * height + (height - 1 - y) : (width - 1 - x) * height + y] =
+        grey[y * width + x];
   return out;
 }
 

@@ -92,8 +92,29 @@ export function checkDigit(text: string): number {
 }
 
 /** Letters and digits an OCR or a worn print confuses, each way. */
-const AS_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', Z: '2', S: '5', B: '8', G: '6', T: '7' };
-const AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '4': 'A', '7': 'T' };
+const AS_DIGIT: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  Z: '2',
+  S: '5',
+  B: '8',
+  G: '6',
+  T: '7',
+};
+const AS_LETTER: Record<string, string> = {
+  '0': 'O',
+  '1': 'I',
+  '2': 'Z',
+  '5': 'S',
+  '8': 'B',
+  '6': 'G',
+  '4': 'A',
+  '7': 'T',
+};
 /** Characters a document number or optional data may hold instead of a read one (the check digit decides). */
 const LOOKALIKES: Record<string, string> = {
   '0': 'OD',
@@ -206,7 +227,8 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
       return false;
     };
     const budget = { tries: MAX_TRIES };
-    for (let swaps = 1; swaps <= Math.min(3, open.length) && !found; swaps++) found = tryChanges(0, swaps, budget);
+    for (let swaps = 1; swaps <= Math.min(3, open.length) && !found; swaps++)
+      found = tryChanges(0, swaps, budget);
     if (!found) open.forEach(([l, k], i) => (chars[l][k] = original[i]));
   }
   if (isState)
@@ -215,7 +237,9 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
       const known = (c: string[]) => isState(c.join('').replace(/</g, ''));
       if (known(code)) continue;
       const swap = code
-        .flatMap((c, i) => [...(LETTER_LOOKALIKES[c] ?? '')].map((o) => code.map((x, j) => (j === i ? o : x))))
+        .flatMap((c, i) =>
+          [...(LETTER_LOOKALIKES[c] ?? '')].map((o) => code.map((x, j) => (j === i ? o : x))),
+        )
         .find(known);
       if (swap) swap.forEach((c, i) => (chars[l][from + i] = c));
     }

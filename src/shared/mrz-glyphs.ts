@@ -383,9 +383,10 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
 export function readMrzByGlyphs(
   image: GreyImage,
   parse: (lines: string[]) => MrzParseResult,
+  isState?: (code: string) => boolean,
 ): MrzRead | null {
   const glyphs = readMrzGlyphs(image);
   if (!glyphs?.confident) return null;
-  const read = parseMrzLines(correctMrz(mrzLines(glyphs.lines.join('\n'))), parse);
+  const read = parseMrzLines(correctMrz(mrzLines(glyphs.lines.join('\n')), isState), parse);
   return read.found && read.valid ? read : null;
 }

@@ -1,4 +1,4 @@
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
 import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
@@ -34,6 +34,9 @@ export interface DecodedPixels {
   channels: number;
 }
 
+/** Whether the `mrz` package lists a state code. */
+export const isState = (code: string) => Object.hasOwn(states, code);
+
 /** Bands from the one decode when its width suits the OCR, else from a grey decode of the file. */
 export async function mrzBandImages(path: string, decoded?: DecodedPixels): Promise<MrzBandRead[]> {
   let grey: Uint8Array;
@@ -56,7 +59,7 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
   const stretched = stretchContrast(grey);
   return levelledMrzBands(stretched, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    const byGlyphs = readMrzByGlyphs(pixels, parse) ?? readMrzByGlyphs(turned, parse);
+    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
     return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...(byGlyphs ? { byGlyphs } : {}) };
   });
 }
