@@ -49,10 +49,14 @@ const FINE_SLANT_STEP = 0.005;
 /**
  * The widest gap (in line heights) bridged within an MRZ line: fixed-pitch glyphs, filler
  * included, leave about a third of one; the printed border of a page or card beside the zone
- * (a passport scan's frame, a card's edge) stands further off, and joined to one line only it made
- * the zone's lines unequal, so no band was found on clean scans whose zone runs close to the frame.
+ * (a passport scan's frame, a card's edge) mostly stands further off. Bridged to one line only (the
+ * finder bridged whole empty cells a line height wide before) it made the zone's lines unequal, so
+ * no band was found on clean scans whose zone runs close to the frame; lines of one zone are
+ * still allowed a little more than a line height of difference at either end for such a border.
  */
-const MAX_GAP_IN_HEIGHTS = 0.8;
+const MAX_GAP_IN_HEIGHTS = 0.6;
+/** How far (in line heights) the ends of two lines of one zone may differ. */
+const END_TOLERANCE_IN_HEIGHTS = 1.6;
 /** A row belongs to a text line when it holds this share of the busiest row's edges. */
 const ROW_SHARE = 0.2;
 /** An MRZ line is at least this many line heights long (30 glyphs of a TD1 card are ~24). */
@@ -211,9 +215,9 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
       const alike =
         Math.max(ha, hb) <= 1.6 * Math.min(ha, hb) &&
         b.top - a.bottom <= 2 * Math.max(ha, hb) &&
-        Math.abs(b.left - a.left) <= Math.max(ha, hb) &&
-        // Lines of one zone hold as many glyphs of one pitch: as long, to a cell or two.
-        Math.abs(b.right - b.left - (a.right - a.left)) <= 2 * Math.max(ha, hb);
+        // Lines of one zone hold as many glyphs of one pitch: they start and end alike.
+        Math.abs(b.left - a.left) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb) &&
+        Math.abs(b.right - a.right) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb);
       if (!alike) break;
       group.push(b);
     }

@@ -202,14 +202,26 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
     if (d === '<') return /^<*$/.test(text(check.spans));
     return String(checkDigit(text(check.spans))) === d;
   };
+  // Positions a holding check digit vouches for: the composite one may not swap them.
+  const settled = new Set<string>();
+  const settle = (check: CheckDigit) =>
+    check.spans.forEach(([l, from, to]) => {
+      for (let k = from; k < to; k++) settled.add(`${l}:${k}`);
+    });
   for (const check of CHECKS[length]) {
-    if (holds(check)) continue;
+    if (holds(check)) {
+      settle(check);
+      continue;
+    }
     // The positions that may hold a look-alike: document numbers and optional data only.
     const open = check.spans.flatMap(([l, from, to]) =>
       Array.from({ length: to - from }, (_, i) => [l, from + i] as const).filter(
-        ([line, k]) => fields[line][k] === 'X' && LOOKALIKES[chars[line][k]],
+        ([line, k]) => fields[line][k] === 'X' && LOOKALIKES[chars[line][k]] && !settled.has(`${line}:${k}`),
       ),
     );
+    // Letters first: a document number is mostly digits, so of two readings that hold, the one
+    // that made a letter a digit is likelier than the one that made a digit a letter.
+    open.sort(([la, ka], [lb, kb]) => Number(/\d/.test(chars[la][ka])) - Number(/\d/.test(chars[lb][kb])));
     const original = open.map(([l, k]) => chars[l][k]);
     const options = original.map((c) => [c, ...LOOKALIKES[c]]);
     let found = false;
@@ -229,7 +241,8 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
     const budget = { tries: MAX_TRIES };
     for (let swaps = 1; swaps <= Math.min(3, open.length) && !found; swaps++)
       found = tryChanges(0, swaps, budget);
-    if (!found) open.forEach(([l, k], i) => (chars[l][k] = original[i]));
+    if (found) settle(check);
+    else open.forEach(([l, k], i) => (chars[l][k] = original[i]));
   }
   if (isState)
     for (const [l, from, to] of STATES[length]) {
