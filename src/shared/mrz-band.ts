@@ -36,7 +36,7 @@ export interface GreyImage {
 /** A grey difference over 3 px that counts as a stroke edge (on contrast-stretched pixels). */
 const EDGE_STEP = 56;
 /**
- * Slants tried (vertical px per horizontal px): 0 to ±0.36 (±20°) in steps of 0.03, then refined
+ * Slants tried (vertical px per horizontal px): 0 to ±0.48 (±25°) in steps of 0.03, then refined
  * to 0.005 about the best, so that a photo held askew by the ±10° a hand gives still projects sharp
  * rows, and the band is turned level by the text's own angle (`mrzBandPixels`).
  */
@@ -132,20 +132,22 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
   const centre = width / 2;
   const maxSlant = SLANTS.reduce((a, b) => Math.max(a, Math.abs(b)), 0) + SLANT_STEP;
   const margin = Math.ceil(maxSlant * centre) + 1;
-  const project = (slant: number) => {
+  // The coarse search looks at every third edge (as sharp a projection, a third of the time).
+  const project = (slant: number, stride = 1) => {
     const rows = new Uint32Array(height + 2 * margin);
-    for (let i = 0; i < count; i++) rows[Math.round(ys[i] + slant * (xs[i] - centre)) + margin]++;
+    for (let i = 0; i < count; i += stride) rows[Math.round(ys[i] + slant * (xs[i] - centre)) + margin]++;
     let score = 0;
     for (const r of rows) score += r * r;
     return { slant, rows, score };
   };
   let best = { slant: 0, rows: new Uint32Array(0), score: -1 };
   for (const slant of SLANTS) {
-    const tried = project(slant);
+    const tried = project(slant, 3);
     if (tried.score > best.score) best = tried;
   }
   const coarse = best.slant;
-  for (let k = -5; k <= 5; k++) {
+  best = project(coarse);
+  for (let k = -3; k <= 3; k++) {
     if (k === 0) continue;
     const tried = project(coarse + k * FINE_SLANT_STEP);
     if (tried.score > best.score) best = tried;

@@ -57,8 +57,8 @@ export async function closeMrzReader() {
   await Promise.all(started.map(async (w) => (await w).terminate()));
 }
 
-/** Starts the MRZ model's OCR worker ahead of the first document (it takes about a second). */
-export const warmMrzReader = () => ocrWorker('mrz').then(() => undefined);
+/** Starts the OCR workers ahead of the first document (each takes about a second). */
+export const warmMrzReader = () => Promise.all([ocrWorker('mrz'), ocrWorker('eng')]).then(() => undefined);
 
 /** Parses MRZ lines with check digits (`@/shared/document-reading`, the wizard's rule too). */
 export const parseMrzLines = (lines: string[]): MrzRead => parseMrzWith(lines, parse);
