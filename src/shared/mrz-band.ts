@@ -308,12 +308,18 @@ export function halfTurn(image: GreyImage): GreyImage {
 /**
  * The levelled pixels of every MRZ band of the grey image, lowest first; when none lies across it,
  * those of the image turned a quarter either way (a passport photographed sideways, a page scanned
- * on its side), clockwise first. The readers try a band turned half a turn too when it reads as
+ * on its side), clockwise first, unless `quarterTurns` is off (the live camera's hint, a few times
+ * a second, looks upright only). The readers try a band turned half a turn too when it reads as
  * nothing, so a zone upside down is read as well.
  */
-export function levelledMrzBands(grey: Uint8Array, width: number, height: number): GreyImage[] {
+export function levelledMrzBands(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  { quarterTurns = true } = {},
+): GreyImage[] {
   const upright = findMrzBands(grey, width, height);
-  if (upright.length > 0) return upright.map((band) => mrzBandPixels(grey, width, band));
+  if (upright.length > 0 || !quarterTurns) return upright.map((band) => mrzBandPixels(grey, width, band));
   return ([1, -1] as const).flatMap((direction) => {
     const turned = quarterTurn(grey, width, height, direction);
     return findMrzBands(turned, height, width).map((band) => mrzBandPixels(turned, height, band));

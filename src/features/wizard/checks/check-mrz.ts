@@ -103,7 +103,7 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
  */
 export async function mrzInView(image: Blob): Promise<boolean> {
   const { grey, width, height } = await greyPixels(image);
-  return levelledMrzBands(grey, width, height).some(
+  return levelledMrzBands(grey, width, height, { quarterTurns: false }).some(
     (pixels) => (readMrzGlyphs(pixels)?.minScore ?? 0) >= GLYPH_MIN_SCORE,
   );
 }
