@@ -37,8 +37,8 @@ export const firstScreens: Record<string, ScreenModules> = {
 /**
  * The files the wizard's checks load at run time, served from node_modules in development and
  * copied into the build (only the files the checks use): the face models and TensorFlow.js wasm
- * of the selfie check; tesseract.js's worker, its LSTM wasm cores and the English data of the MRZ
- * check.
+ * of the selfie check; tesseract.js's worker, its LSTM wasm cores, the MRZ-trained and the English
+ * data of the MRZ check.
  */
 function modelAssets(): Plugin {
   const require = createRequire(import.meta.url);
@@ -68,6 +68,10 @@ function modelAssets(): Plugin {
       `tesseract-core-${core}.wasm.js`,
     );
   files['models/tesseract/eng/eng.traineddata.gz'] = join(engData, 'eng.traineddata.gz');
+  // The MRZ-trained model, kept in the repository with its licence (no npm package ships one).
+  files['models/tesseract/mrz/mrz.traineddata.gz'] = fileURLToPath(
+    new URL('./vendor/tesseract-mrz/mrz.traineddata.gz', import.meta.url),
+  );
   return {
     name: 'model-assets',
     configureServer(server) {

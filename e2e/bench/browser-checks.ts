@@ -65,7 +65,14 @@ const weights: [string, (p: string) => boolean][] = [
     'passport MRZ check, OCR when needed: tesseract core (one LSTM build)',
     (p) => p.endsWith('tesseract-core-simd-lstm.wasm.js'),
   ],
-  ['passport MRZ check, OCR when needed: English LSTM data (gzip)', (p) => p.endsWith('eng.traineddata.gz')],
+  [
+    'passport MRZ check, OCR when needed: MRZ-trained LSTM data (gzip)',
+    (p) => p.endsWith('mrz.traineddata.gz'),
+  ],
+  [
+    'passport MRZ check, a band the MRZ model does not read valid: English LSTM data (gzip)',
+    (p) => p.endsWith('eng.traineddata.gz'),
+  ],
   [
     'DNI back barcode check: zxing-wasm reader (JS + wasm)',
     (p) => /zxing_reader.*\.wasm$|assets\/(reader|check-barcode)-.*\.js$/.test(p),

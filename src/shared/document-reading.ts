@@ -138,6 +138,30 @@ export interface MrzParseResult {
     expirationDate?: string | null;
     sex?: string | null;
   };
+  /** Each field's verdict; where it stands in the lines (`line`, `start`, `end`). */
+  details?: {
+    field: string | null;
+    valid: boolean;
+    error?: string;
+    line: number;
+    start: number;
+    end: number;
+  }[];
+}
+
+/**
+ * A state code the parser does not list but that is written as one: three letters, or fewer
+ * padded with filler (`D<<`). ICAO's own specimens are issued by Utopia (`UTO`), and states that
+ * no longer exist (`BDR`) still print zones; no check digit covers a state code, and whether it is
+ * the claimed country is judged apart (`sameCountry`).
+ */
+const STATE_WRITTEN = /^[A-Z]{1,3}<{0,2}$/;
+
+/** The state code at a field of the lines, when the parser refused it only for not listing it. */
+function unlistedState(lines: string[], detail: NonNullable<MrzParseResult['details']>[number]) {
+  if (detail.valid || !/^invalid state code/.test(detail.error ?? '')) return undefined;
+  const code = lines[detail.line]?.slice(detail.start, detail.end) ?? '';
+  return code.length === 3 && STATE_WRITTEN.test(code) ? code.replace(/</g, '') : undefined;
 }
 
 const century = (yymmdd: string, pastOnly: boolean, now = new Date()) => {
@@ -160,8 +184,21 @@ export function parseMrzLines(lines: string[], parse: (lines: string[]) => MrzPa
   } catch {
     return { found: true, valid: false, lines };
   }
-  const f = result.fields;
-  if (!result.valid || !f.documentCode || !f.issuingState) return { found: true, valid: false, lines };
+  const f = { ...result.fields };
+  let valid = result.valid;
+  if (!valid && result.details?.some((d) => !d.valid)) {
+    // Valid all the same when every refusal is a state code written as one but not listed.
+    const refused = result.details.filter((d) => !d.valid);
+    const states = refused.map((d) => unlistedState(lines, d));
+    if (states.every((code) => code !== undefined)) {
+      valid = true;
+      refused.forEach((d, i) => {
+        if (d.field === 'issuingState') f.issuingState = states[i];
+        if (d.field === 'nationality') f.nationality = states[i];
+      });
+    }
+  }
+  if (!valid || !f.documentCode || !f.issuingState) return { found: true, valid: false, lines };
   const lastName = f.lastName?.trim() ?? '';
   const firstName = f.firstName?.trim() ?? '';
   const sex = sexOf(f.sex);

@@ -14,7 +14,7 @@
 /**
  * A band of the grey image given to `findMrzBands`: a rectangle once the image is sheared by
  * `slant` (pixel (x, y) moved to (x, y + slant × (x − image width / 2))), so lines of a photo
- * taken a little askew lie level in it.
+ * taken askew lie level in it; `mrzBandPixels` turns it level by the lines' angle.
  */
 export interface MrzBand {
   left: number;
@@ -35,8 +35,28 @@ export interface GreyImage {
 
 /** A grey difference over 3 px that counts as a stroke edge (on contrast-stretched pixels). */
 const EDGE_STEP = 56;
-/** Slants tried (vertical px per horizontal px): about ±5 degrees either way. */
-const SLANTS = [0, -0.03, 0.03, -0.06, 0.06, -0.09, 0.09];
+/**
+ * Slants tried (vertical px per horizontal px): 0 to ±0.48 (±25°) in steps of 0.03, then refined
+ * to 0.005 about the best, so that a photo held askew by the ±10° a hand gives still projects sharp
+ * rows, and the band is turned level by the text's own angle (`mrzBandPixels`).
+ */
+const SLANT_STEP = 0.03;
+const SLANTS = [
+  0,
+  ...Array.from({ length: 12 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
+];
+const FINE_SLANT_STEP = 0.005;
+/**
+ * The widest gap (in line heights) bridged within an MRZ line: fixed-pitch glyphs, filler
+ * included, leave about a third of one; the printed border of a page or card beside the zone
+ * (a passport scan's frame, a card's edge) mostly stands further off. Bridged to one line only (the
+ * finder bridged whole empty cells a line height wide before) it made the zone's lines unequal, so
+ * no band was found on clean scans whose zone runs close to the frame; lines of one zone are
+ * still allowed a little more than a line height of difference at either end for such a border.
+ */
+const MAX_GAP_IN_HEIGHTS = 0.6;
+/** How far (in line heights) the ends of two lines of one zone may differ. */
+const END_TOLERANCE_IN_HEIGHTS = 1.6;
 /** A row belongs to a text line when it holds this share of the busiest row's edges. */
 const ROW_SHARE = 0.2;
 /** An MRZ line is at least this many line heights long (30 glyphs of a TD1 card are ~24). */
@@ -110,14 +130,27 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
   if (count === 0) return [];
   // The slant whose row projection is the sharpest (text rows stand out most when level).
   const centre = width / 2;
-  const margin = Math.ceil(Math.max(...SLANTS.map(Math.abs)) * centre) + 1;
-  let best = { slant: 0, rows: new Uint32Array(0), score: -1 };
-  for (const slant of SLANTS) {
+  const maxSlant = SLANTS.reduce((a, b) => Math.max(a, Math.abs(b)), 0) + SLANT_STEP;
+  const margin = Math.ceil(maxSlant * centre) + 1;
+  // The coarse search looks at every third edge (as sharp a projection, a third of the time).
+  const project = (slant: number, stride = 1) => {
     const rows = new Uint32Array(height + 2 * margin);
-    for (let i = 0; i < count; i++) rows[Math.round(ys[i] + slant * (xs[i] - centre)) + margin]++;
+    for (let i = 0; i < count; i += stride) rows[Math.round(ys[i] + slant * (xs[i] - centre)) + margin]++;
     let score = 0;
     for (const r of rows) score += r * r;
-    if (score > best.score) best = { slant, rows, score };
+    return { slant, rows, score };
+  };
+  let best = { slant: 0, rows: new Uint32Array(0), score: -1 };
+  for (const slant of SLANTS) {
+    const tried = project(slant, 3);
+    if (tried.score > best.score) best = tried;
+  }
+  const coarse = best.slant;
+  best = project(coarse);
+  for (let k = -3; k <= 3; k++) {
+    if (k === 0) continue;
+    const tried = project(coarse + k * FINE_SLANT_STEP);
+    if (tried.score > best.score) best = tried;
   }
   const { slant, rows } = best;
   const at = (i: number) => (i >= 0 && i < rows.length ? rows[i] : 0);
@@ -134,36 +167,43 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
     while (i < smooth.length && smooth[i] >= threshold) i++;
     if (i - start >= 5) runs.push([start, i]);
   }
-  // Each run's horizontal reach and how evenly its strokes cover it.
+  // Each run's horizontal reach (the longest stretch of columns with stroke edges whose gaps stay
+  // under MAX_GAP_IN_HEIGHTS) and how evenly its strokes cover it (cells one line height wide).
   const lines: Line[] = [];
+  const marked = new Uint8Array(width);
   for (const [start, end] of runs) {
     const h = end - start;
-    const cells = new Uint8Array(Math.ceil(width / h) + 1);
+    marked.fill(0);
     for (let i = 0; i < count; i++) {
       const r = Math.round(ys[i] + slant * (xs[i] - centre)) + margin;
-      if (r < start || r >= end) continue;
-      cells[Math.floor(xs[i] / h)] = 1;
+      if (r >= start && r < end) marked[xs[i]] = 1;
     }
-    // The longest stretch of covered cells, bridging single empty cells (a wide glyph gap).
-    let bestFrom = 0;
-    let bestTo = -1;
-    for (let c = 0; c < cells.length;) {
-      if (!cells[c]) {
-        c++;
+    const maxGap = Math.max(3, Math.round(MAX_GAP_IN_HEIGHTS * h));
+    let left = 0;
+    let right = -1;
+    for (let x = 0; x < width;) {
+      if (!marked[x]) {
+        x++;
         continue;
       }
-      let to = c;
-      while (to + 1 < cells.length && (cells[to + 1] || (to + 2 < cells.length && cells[to + 2]))) to++;
-      if (to - c > bestTo - bestFrom) [bestFrom, bestTo] = [c, to];
-      c = to + 1;
+      const from = x;
+      let last = x;
+      while (x < width && x - last <= maxGap) {
+        if (marked[x]) last = x;
+        x++;
+      }
+      if (last - from > right - left) [left, right] = [from, last];
+      x = last + 1;
     }
-    const left = bestFrom * h;
-    const right = Math.min(width, (bestTo + 1) * h);
+    const length = Math.ceil((right - left + 1) / h);
     let covered = 0;
-    for (let c = bestFrom; c <= bestTo; c++) covered += cells[c];
-    const length = bestTo - bestFrom + 1;
+    for (let c = 0; c < length; c++) {
+      let any = 0;
+      for (let x = left + c * h, to = Math.min(right + 1, x + h); x < to && !any; x++) any = marked[x];
+      covered += any;
+    }
     if (length >= MIN_LENGTH_IN_HEIGHTS && covered / length >= MIN_COVER)
-      lines.push({ top: start - margin, bottom: end - margin, left, right });
+      lines.push({ top: start - margin, bottom: end - margin, left, right: right + 1 });
   }
   // Groups of 2–3 stacked lines of like height, start and length.
   const groups: Line[][] = [];
@@ -177,9 +217,9 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
       const alike =
         Math.max(ha, hb) <= 1.6 * Math.min(ha, hb) &&
         b.top - a.bottom <= 2 * Math.max(ha, hb) &&
-        Math.abs(b.left - a.left) <= Math.max(ha, hb) &&
-        // Lines of one zone hold as many glyphs of one pitch: as long, to a cell or two.
-        Math.abs(b.right - b.left - (a.right - a.left)) <= 2 * Math.max(ha, hb);
+        // Lines of one zone hold as many glyphs of one pitch: they start and end alike.
+        Math.abs(b.left - a.left) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb) &&
+        Math.abs(b.right - a.right) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb);
       if (!alike) break;
       group.push(b);
     }
@@ -202,28 +242,38 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
 }
 
 /**
- * The band's pixels, levelled (the shear undone) and enlarged (bilinear) when its lines are smaller
- * than the OCR reads well. Pixels the band takes from outside the image are white.
+ * The band's pixels, turned level and enlarged (bilinear) when its lines are smaller than the OCR
+ * reads well. The band is found in the sheared image, but its pixels are turned by the text's
+ * angle (atan of the slant) about the band's centre: undoing a turn by a shear would leave every
+ * glyph leaning by that angle (10° for a photo held that askew), which the glyph reader and the
+ * OCR both read worse. Pixels the band takes from outside the image are white.
  */
 export function mrzBandPixels(grey: Uint8Array, width: number, band: MrzBand): GreyImage {
   const height = grey.length / width;
   const scale = Math.min(3, Math.max(1, MRZ_MIN_LINE_PX / band.lineHeight));
-  const w = Math.round(band.width * scale);
+  const stretch = Math.hypot(1, band.slant);
+  const w = Math.round(band.width * stretch * scale);
   const h = Math.round(band.height * scale);
   const out = new Uint8Array(w * h);
-  const at = (x: number, y: number) => (y >= 0 && y < height ? grey[y * width + x] : 255);
-  for (let x = 0; x < w; x++) {
-    const sx = Math.min(width - 1, band.left + x / scale);
-    const x0 = Math.floor(sx);
-    const x1 = Math.min(width - 1, x0 + 1);
-    const fx = sx - x0;
-    const shift = band.slant * (sx - width / 2);
-    for (let y = 0; y < h; y++) {
-      const sy = band.top + y / scale - shift;
+  const at = (x: number, y: number) =>
+    x >= 0 && x < width && y >= 0 && y < height ? grey[y * width + x] : 255;
+  // Along the lines (1, −slant) and across them (slant, 1), as unit vectors, from the centre.
+  const [ax, ay] = [1 / stretch, -band.slant / stretch];
+  const [nx, ny] = [-ay, ax];
+  const cx = band.left + band.width / 2;
+  const cy = band.top + band.height / 2 - band.slant * (cx - width / 2);
+  for (let y = 0; y < h; y++) {
+    const v = (y - h / 2) / scale;
+    for (let x = 0; x < w; x++) {
+      const u = (x - w / 2) / scale;
+      const sx = cx + u * ax + v * nx;
+      const sy = cy + u * ay + v * ny;
+      const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
+      const fx = sx - x0;
       const fy = sy - y0;
-      const upper = at(x0, y0) * (1 - fx) + at(x1, y0) * fx;
-      const lower = at(x0, y0 + 1) * (1 - fx) + at(x1, y0 + 1) * fx;
+      const upper = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
+      const lower = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
       out[y * w + x] = Math.round(upper * (1 - fy) + lower * fy);
     }
   }
@@ -237,4 +287,41 @@ export function pgm(image: GreyImage): Uint8Array<ArrayBuffer> {
   out.set(header);
   out.set(image.data, header.length);
   return out;
+}
+
+/** The grey image turned a quarter: clockwise (`1`) or counter-clockwise (`-1`). */
+function quarterTurn(grey: Uint8Array, width: number, height: number, direction: 1 | -1): Uint8Array {
+  const out = new Uint8Array(grey.length);
+  // Turned clockwise, pixel (x, y) goes to (height − 1 − y, x) of an image `height` wide.
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      out[direction === 1 ? x * height + (height - 1 - y) : (width - 1 - x) * height + y] =
+        grey[y * width + x];
+  return out;
+}
+
+/** The image turned half a turn (a zone read upside down is read again this way). */
+export function halfTurn(image: GreyImage): GreyImage {
+  return { ...image, data: image.data.slice().reverse() };
+}
+
+/**
+ * The levelled pixels of every MRZ band of the grey image, lowest first; when none lies across it,
+ * those of the image turned a quarter either way (a passport photographed sideways, a page scanned
+ * on its side), clockwise first, unless `quarterTurns` is off (the live camera's hint, a few times
+ * a second, looks upright only). The readers try a band turned half a turn too when it reads as
+ * nothing, so a zone upside down is read as well.
+ */
+export function levelledMrzBands(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  { quarterTurns = true } = {},
+): GreyImage[] {
+  const upright = findMrzBands(grey, width, height);
+  if (upright.length > 0 || !quarterTurns) return upright.map((band) => mrzBandPixels(grey, width, band));
+  return ([1, -1] as const).flatMap((direction) => {
+    const turned = quarterTurn(grey, width, height, direction);
+    return findMrzBands(turned, height, width).map((band) => mrzBandPixels(turned, height, band));
+  });
 }

@@ -10,6 +10,7 @@
  */
 import { MRZ_ALPHABET, mrzLines, parseMrzLines, type MrzParseResult, type MrzRead } from './document-reading';
 import type { GreyImage } from './mrz-band';
+import { correctMrz, MRZ_FIELDS, MRZ_FORMATS, mrzAllows } from './mrz-fields';
 import { GLYPH_TEMPLATES } from './mrz-glyph-templates';
 
 /** Size of a glyph's feature: its cell resampled to this grid. */
@@ -27,25 +28,6 @@ export const GLYPH_GRID_H = 18;
  */
 export const GLYPH_MIN_SCORE = 0.7;
 export const GLYPH_MIN_MARGIN = 0.03;
-
-/** Characters per line of the ICAO formats: TD3 (passports) and TD2 on two lines, TD1 on three. */
-const FORMATS: Record<number, readonly number[]> = { 2: [44, 36], 3: [30] };
-
-/**
- * What each position of an ICAO 9303 zone may hold: `A` letters or filler (document code, states,
- * names, sex), `N` digits or filler (dates, check digits), `X` either (document numbers, optional
- * data, which the check digits cover). Letters and digits that look alike (0/O, 1/I, 8/B, 5/S) are
- * told apart by where they stand, as the standard intends.
- */
-const FIELDS: Record<number, readonly string[]> = {
-  44: ['A'.repeat(44), `${'X'.repeat(9)}NAAANNNNNNNANNNNNNN${'X'.repeat(14)}NN`],
-  36: ['A'.repeat(36), `${'X'.repeat(9)}NAAANNNNNNNANNNNNNN${'X'.repeat(7)}N`],
-  30: [`AAAAA${'X'.repeat(9)}N${'X'.repeat(15)}`, `NNNNNNNANNNNNNNAAA${'X'.repeat(11)}N`, 'A'.repeat(30)],
-};
-const DIGIT = /[0-9<]/;
-const LETTER = /[A-Z<]/;
-const allowed = (field: string, char: string) =>
-  field === 'X' || (field === 'N' ? DIGIT.test(char) : LETTER.test(char));
 
 interface TextLine {
   top: number;
@@ -226,7 +208,7 @@ function lineSlope(image: GreyImage, threshold: number, line: TextLine) {
 export function glyphCells(image: GreyImage): { threshold: number; lines: GlyphCell[][] } | null {
   const threshold = otsu(image.data);
   const lines = textLines(image, threshold);
-  const formats = FORMATS[lines.length];
+  const formats = MRZ_FORMATS[lines.length];
   if (!formats) return null;
   const fits = formats.map((glyphs) => ({ glyphs, ...fitPitch(lines, glyphs) }));
   const fit = fits.reduce((a, b) => (b.cost < a.cost ? b : a));
@@ -353,7 +335,7 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
   const cells = cut.lines;
   const features = cells.map((line) => line.map((cell) => glyphFeature(image, cell, cut.threshold)));
   let best: { total: number; reading: GlyphReading } | undefined;
-  const fields = FIELDS[cells[0].length];
+  const fields = MRZ_FIELDS[cells[0].length];
   for (const { font, glyphs } of templates()) {
     let minScore = 1;
     let minMargin = 1;
@@ -365,7 +347,7 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
           let second = -Infinity;
           let char = 0;
           glyphs.forEach((glyph, c) => {
-            if (!allowed(fields[l][k], MRZ_ALPHABET[c])) return;
+            if (!mrzAllows(fields[l][k], MRZ_ALPHABET[c])) return;
             const score = dot(feature, glyph);
             if (score > first) [second, first, char] = [first, score, c];
             else if (score > second) second = score;
@@ -401,9 +383,10 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
 export function readMrzByGlyphs(
   image: GreyImage,
   parse: (lines: string[]) => MrzParseResult,
+  isState?: (code: string) => boolean,
 ): MrzRead | null {
   const glyphs = readMrzGlyphs(image);
   if (!glyphs?.confident) return null;
-  const read = parseMrzLines(mrzLines(glyphs.lines.join('\n')), parse);
+  const read = parseMrzLines(correctMrz(mrzLines(glyphs.lines.join('\n')), isState), parse);
   return read.found && read.valid ? read : null;
 }

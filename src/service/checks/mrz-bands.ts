@@ -1,7 +1,7 @@
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
-import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
 
@@ -12,9 +12,14 @@ import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
  * beside the metrics, on the same decode where its width fits.
  */
 
-/** A band: its pixels for the OCR (binary PGM), and the zone when the glyph reader read it alone. */
+/**
+ * A band: its pixels for the OCR (binary PGM), the same turned half a turn (read when the band
+ * reads as nothing upright: a document upside down), and the zone when the glyph reader read it
+ * alone (either way up).
+ */
 export interface MrzBandRead {
   pgm: Uint8Array;
+  turnedPgm?: Uint8Array;
   byGlyphs?: MrzRead;
 }
 
@@ -28,6 +33,9 @@ export interface DecodedPixels {
   height: number;
   channels: number;
 }
+
+/** Whether the `mrz` package lists a state code. */
+export const isState = (code: string) => Object.hasOwn(states, code);
 
 /** Bands from the one decode when its width suits the OCR, else from a grey decode of the file. */
 export async function mrzBandImages(path: string, decoded?: DecodedPixels): Promise<MrzBandRead[]> {
@@ -49,9 +57,9 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
     grey = new Uint8Array(data.buffer, data.byteOffset, width * height);
   }
   const stretched = stretchContrast(grey);
-  return findMrzBands(stretched, width, height).map((band) => {
-    const pixels = mrzBandPixels(stretched, width, band);
-    const byGlyphs = readMrzByGlyphs(pixels, parse);
-    return { pgm: pgm(pixels), ...(byGlyphs ? { byGlyphs } : {}) };
+  return levelledMrzBands(stretched, width, height).map((pixels) => {
+    const turned = halfTurn(pixels);
+    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
+    return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...(byGlyphs ? { byGlyphs } : {}) };
   });
 }

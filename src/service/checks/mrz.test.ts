@@ -192,3 +192,48 @@ describe('glyph reader (before the OCR)', () => {
     expect(band.byGlyphs).toBeUndefined();
   });
 });
+
+describe('zones of photos held askew, sideways or upside down', () => {
+  const ocrBPage = new URL('../../../e2e/fixtures/photos/ocr-b-passport.jpg', import.meta.url).pathname;
+  const ocrBZone = passportMrz(OCR_B_PAGE_STATE, ocrBPagePerson);
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mrz-turned-'));
+  });
+  afterAll(async () => {
+    await closeMrzReader();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads an OCR-B page turned 10° either way, a quarter turn either way and upside down', async () => {
+    const variants: [string, (image: Sharp) => Sharp][] = [
+      ['turned 10°', (image) => image.rotate(10, { background: '#555555' })],
+      ['turned -10°', (image) => image.rotate(-10, { background: '#555555' })],
+      ['turned -7° and small', (image) => image.rotate(-7, { background: '#555555' }).resize(800)],
+      ['sideways (90°)', (image) => image.rotate(90)],
+      ['sideways (270°)', (image) => image.rotate(270)],
+      ['upside down', (image) => image.rotate(180)],
+    ];
+    for (const [name, change] of variants) {
+      const file = join(dir, `${name}.jpg`);
+      await change(sharp(ocrBPage)).jpeg({ quality: 85 }).toFile(file);
+      expect(await readMrz(file), name).toMatchObject({ found: true, valid: true, lines: ocrBZone });
+    }
+  });
+
+  it("finds the zone beside a page's printed frame whose rounded corner runs close to its last line", async () => {
+    // The frame ends 1–2 glyphs after the zone and just below it: joined to one line only, it
+    // made the lines unequal, and clean scans framed so had no band.
+    for (const bottom of [675, 685, 695]) {
+      const frame = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect x="20" y="20" width="860" height="${bottom - 20}" rx="40" stroke="#111" stroke-width="3" fill="none"/></svg>`;
+      const { data, info } = await sharp(ocrBPage)
+        .composite([{ input: Buffer.from(frame) }])
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const bands = findMrzBands(stretchContrast(new Uint8Array(data)), info.width, info.height);
+      expect(bands.length, `frame to ${bottom}`).toBe(1);
+      expect(bands[0].top, `frame to ${bottom}`).toBeGreaterThan(560);
+    }
+  });
+});

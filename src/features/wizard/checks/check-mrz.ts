@@ -1,36 +1,38 @@
-import { parse } from 'mrz';
+import { parse, states } from 'mrz';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import {
   MRZ_OCR_PARAMETERS,
   MRZ_OCR_MAX_HEIGHT,
   MRZ_OCR_WIDTH,
-  mrzLines,
-  parseMrzLines,
   type MrzRead,
 } from '@/shared/document-reading';
-import { findMrzBands, mrzBandPixels, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast, type GreyImage } from '@/shared/mrz-band';
 import { GLYPH_MIN_SCORE, readMrzByGlyphs, readMrzGlyphs } from '@/shared/mrz-glyphs';
+import { readMrzBandsWith, type MrzModel } from '@/shared/mrz-read';
 
 /**
  * The machine-readable zone read in the browser as the service reads it (`src/service/checks/mrz.ts`):
- * on the same bands of the photo (`@/shared/mrz-band`), the glyph reader first (`@/shared/mrz-glyphs`),
- * then, for a band it did not read alone, tesseract.js with the same English LSTM data
- * (`@tesseract.js-data/eng`, 4.0.0_best_int), parameters and page mode; parsed by `mrz` with its
- * check digits through `@/shared/document-reading`. The OCR's worker script, wasm core and language
- * data are files of the app (vite.config.ts serves them from node_modules): nothing comes from a
- * CDN, and they are fetched only when a band needs the OCR.
+ * on the same bands of the photo (`@/shared/mrz-band`), in the same order (`@/shared/mrz-read`):
+ * the glyph reader (`@/shared/mrz-glyphs`), then tesseract.js with the same MRZ-trained model
+ * (`vendor/tesseract-mrz`, 1.3 MB), and the English LSTM data (`@tesseract.js-data/eng`,
+ * 4.0.0_best_int, 2.9 MB) only for a band that model does not read valid; same parameters and page
+ * mode; parsed by `mrz` with its check digits through `@/shared/document-reading`. The OCR's worker
+ * script, wasm core and models are files of the app (vite.config.ts serves them): nothing comes
+ * from a CDN, and each is fetched only when a band needs it.
  */
 
-let loading: Promise<Worker> | undefined;
+const loading = new Map<MrzModel, Promise<Worker>>();
 const asset = (path: string) => new URL(`/models/tesseract/${path}`, location.href).href;
 
-function ocrWorker(): Promise<Worker> {
-  loading ??= (async () => {
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+function ocrWorker(model: MrzModel): Promise<Worker> {
+  const loaded = loading.get(model);
+  if (loaded) return loaded;
+  const starting = (async () => {
+    const worker = await createWorker(model, OEM.LSTM_ONLY, {
       workerPath: asset('worker.min.js'),
       // A folder: tesseract.js picks the relaxed-SIMD, SIMD or plain LSTM build the browser runs.
       corePath: asset('core'),
-      langPath: asset('eng'),
+      langPath: asset(model),
       gzip: true,
       cacheMethod: 'none',
       // The worker is a file of the app (worker-src 'self'), not a blob made from a fetched script.
@@ -39,12 +41,20 @@ function ocrWorker(): Promise<Worker> {
     await worker.setParameters({ ...MRZ_OCR_PARAMETERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
     return worker;
   })();
-  loading.catch(() => (loading = undefined));
-  return loading;
+  loading.set(model, starting);
+  starting.catch(() => loading.delete(model));
+  return starting;
 }
 
 /** Starts loading the OCR ahead of a reading (the benchmark times readings with the OCR loaded). */
-export const preloadMrzCheck = () => ocrWorker().then(() => undefined);
+export const preloadMrzCheck = () => ocrWorker('mrz').then(() => undefined);
+
+const isState = (code: string) => Object.hasOwn(states, code);
+
+async function ocrText(image: GreyImage, model: MrzModel) {
+  const worker = await ocrWorker(model);
+  return (await worker.recognize(new Blob([pgm(image)], { type: 'image/x-portable-graymap' }))).data.text;
+}
 
 /** Grey pixels of the photo at the OCR size (luma, one byte each, row by row). */
 async function greyPixels(image: Blob) {
@@ -69,29 +79,20 @@ export interface MrzCheck {
 }
 
 /**
- * Reads and parses the MRZ of a document photo: the bands `findMrzBands` finds, lowest first, each
+ * Reads and parses the MRZ of a document photo: the bands `levelledMrzBands` finds, lowest first, each
  * read alone; none found is no MRZ, without running the OCR. As in the service, a band whose glyphs
  * the glyph reader is sure of and whose check digits hold needs no OCR.
  */
 export async function readMrz(image: Blob): Promise<MrzCheck> {
   const start = performance.now();
   const { grey, width, height } = await greyPixels(image);
-  let read: MrzRead = { found: false };
-  for (const band of findMrzBands(grey, width, height)) {
-    const pixels = mrzBandPixels(grey, width, band);
-    const byGlyphs = readMrzByGlyphs(pixels, parse);
-    if (byGlyphs) {
-      read = byGlyphs;
-      break;
-    }
-    // Only a band the glyph reader did not read alone fetches and starts the OCR (4.3 MB).
-    const worker = await ocrWorker();
-    const bandImage = new Blob([pgm(pixels)], { type: 'image/x-portable-graymap' });
-    const lines = mrzLines((await worker.recognize(bandImage)).data.text);
-    if (lines.length === 0) continue;
-    read = parseMrzLines(lines, parse);
-    break;
-  }
+  // Only a band the glyph reader did not read alone fetches and starts the OCR.
+  const bands = levelledMrzBands(grey, width, height).map((pixels) => {
+    const turned = halfTurn(pixels);
+    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
+    return { image: pixels, turned, ...(byGlyphs ? { byGlyphs } : {}) };
+  });
+  const read: MrzRead = await readMrzBandsWith(bands, { ocr: ocrText, parse, isState });
   return { read, readMs: performance.now() - start };
 }
 
@@ -102,7 +103,7 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
  */
 export async function mrzInView(image: Blob): Promise<boolean> {
   const { grey, width, height } = await greyPixels(image);
-  return findMrzBands(grey, width, height).some(
-    (band) => (readMrzGlyphs(mrzBandPixels(grey, width, band))?.minScore ?? 0) >= GLYPH_MIN_SCORE,
+  return levelledMrzBands(grey, width, height, { quarterTurns: false }).some(
+    (pixels) => (readMrzGlyphs(pixels)?.minScore ?? 0) >= GLYPH_MIN_SCORE,
   );
 }

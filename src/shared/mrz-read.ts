@@ -1,0 +1,61 @@
+/**
+ * The order in which the service (`src/service/checks/mrz.ts`) and the wizard
+ * (`src/features/wizard/checks/check-mrz.ts`) read the bands of a photo, written once: each side
+ * brings its own OCR (tesseract.js in a worker thread or a web worker) and parser (`mrz`).
+ *
+ * For each band, lowest first: the glyph reader's zone when it was sure of it (no OCR); else the
+ * OCR with the MRZ-trained model, the band turned half a turn when that reads nothing (a document
+ * upside down); else the English model, whose reading stands only with the name line the MRZ model
+ * read (no check digit covers names, and the English model reads OCR-B's filler as `K`/`L`). Every
+ * OCR reading is corrected by field and check digit (`correctMrz`). The first valid zone wins,
+ * else the first zone read.
+ */
+import { mrzLines, parseMrzLines, type MrzParseResult, type MrzRead } from './document-reading';
+import { correctMrz } from './mrz-fields';
+
+export type MrzModel = 'mrz' | 'eng';
+
+/** A band as a reader holds it: its image for the OCR, the same turned half a turn, the glyph reader's zone. */
+export interface MrzBandCandidate<Image> {
+  image: Image;
+  turned?: Image;
+  byGlyphs?: MrzRead;
+}
+
+export interface MrzReaders<Image> {
+  /** The OCR's text of a band image with one model. */
+  ocr: (image: Image, model: MrzModel) => Promise<string>;
+  /** The `mrz` package's `parse`. */
+  parse: (lines: string[]) => MrzParseResult;
+  /** Whether a state code is listed (the `mrz` package's `states`). */
+  isState: (code: string) => boolean;
+}
+
+/** Reads the first valid zone of the bands (see above); none is no MRZ, without running the OCR. */
+export async function readMrzBandsWith<Image>(
+  bands: readonly MrzBandCandidate<Image>[],
+  { ocr, parse, isState }: MrzReaders<Image>,
+): Promise<MrzRead> {
+  const read = async (image: Image, model: MrzModel): Promise<MrzRead> => {
+    const lines = mrzLines(await ocr(image, model));
+    return lines.length === 0 ? { found: false } : parseMrzLines(correctMrz(lines, isState), parse);
+  };
+  let first: MrzRead = { found: false };
+  for (const band of bands) {
+    if (band.byGlyphs) return band.byGlyphs;
+    let byModel = await read(band.image, 'mrz');
+    if (!byModel.found && band.turned !== undefined) byModel = await read(band.turned, 'mrz');
+    if (byModel.found && byModel.valid) return byModel;
+    const english = await read(band.image, 'eng');
+    if (english.found && english.valid && sameNames(byModel, english)) return english;
+    if (!first.found) first = byModel.found ? byModel : english;
+  }
+  return first;
+}
+
+/** Whether the MRZ model read the English model's name line too (or nothing at all). */
+function sameNames(byModel: MrzRead, english: MrzRead & { found: true }) {
+  if (!byModel.found) return true;
+  const nameLine = (lines: string[]) => lines[lines.length === 3 ? 2 : 0];
+  return nameLine(byModel.lines) === nameLine(english.lines);
+}
