@@ -53,7 +53,12 @@ async function selfie(entry: EvalEntry) {
   const run = await measured(() => checkSelfiePhoto(file));
   const { code, facts } = run.value;
   const small = (facts.width ?? 0) < MIN_IMAGE_SIDE || (facts.height ?? 0) < MIN_IMAGE_SIDE;
-  let verdict: string | null = code?.replace(/^selfiePhoto\./, '') ?? null;
+  // validationError on a photo of the right size: the check could not run (a worker that died or
+  // timed out), which is no verdict of the face rule.
+  let verdict: string | null =
+    code === 'selfiePhoto.validationError' && !small
+      ? 'checkFailed'
+      : (code?.replace(/^selfiePhoto\./, '') ?? null);
   let judged: InputFacts = facts;
   if (small) {
     // The face rule on its own decode, so that a small photo still measures the rule.
