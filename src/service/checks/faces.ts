@@ -12,13 +12,16 @@ import {
   type DetectedFace,
   type FaceJudgement,
 } from '@/shared/face-rules';
+import type * as Tf from '@tensorflow/tfjs-core';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
+import { loadRecognitionNet, recognitionDescriptor, type RecognitionNet } from './face-recognition';
 import type { FacePixels } from './image';
 
 /**
- * Face detection, eye openness and descriptors with @vladmandic/human on TensorFlow.js's wasm
- * backend: models and wasm are read from node_modules (nothing is fetched), and the rules that
- * judge the detections are the browser's (`src/shared/face-rules.ts`).
+ * Face detection and eye openness with @vladmandic/human on TensorFlow.js's wasm backend, and the
+ * face match's descriptor (face-recognition.ts) on the same runtime: models and wasm are read from
+ * node_modules (nothing is fetched), and the rules that judge the detections are the browser's
+ * (`src/shared/face-rules.ts`).
  */
 
 const require = createRequire(import.meta.url);
@@ -36,7 +39,6 @@ interface HumanFace {
   boxScore?: number;
   score: number;
   mesh: [number, number, number?][];
-  embedding?: number[];
 }
 interface HumanInstance {
   load(): Promise<void>;
@@ -82,7 +84,7 @@ function fileRouter(url: string | string[]) {
   };
 }
 
-let loading: Promise<{ human: HumanInstance; tf: TfCore }> | undefined;
+let loading: Promise<{ human: HumanInstance; tf: TfCore; net: RecognitionNet }> | undefined;
 
 /** Loads the runtime and the models once (about 1 s); later calls reuse them. */
 export function loadFaceModels() {
@@ -93,14 +95,12 @@ export function loadFaceModels() {
     const humanPath = join(dirname(require.resolve('@vladmandic/human')), 'human.node-wasm.js');
     const { Human } = require(humanPath) as { Human: new (config: unknown) => HumanInstance };
     const human = new Human(
-      humanConfig({
-        modelBasePath: `file://${humanModelsDir()}/`,
-        wasmPath: `${wasmDir()}/`,
-        descriptor: true,
-      }),
+      humanConfig({ modelBasePath: `file://${humanModelsDir()}/`, wasmPath: `${wasmDir()}/` }),
     );
     await human.load();
-    return { human, tf };
+    // After Human's load: it picks and initialises the wasm backend the network's ops run on.
+    const net = await loadRecognitionNet(tf as unknown as typeof Tf);
+    return { human, tf, net };
   })();
   return loading;
 }
@@ -123,7 +123,7 @@ let queue: Promise<unknown> = Promise.resolve();
 export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie'): Promise<FaceReading> {
   const { data, width, height, channels } = pixels;
   const run = queue.then(async () => {
-    const { human, tf } = await loadFaceModels();
+    const { human, tf, net } = await loadFaceModels();
     const values = new Int32Array(width * height * 3);
     for (let i = 0, o = 0; o < values.length; i += channels, o += 3) {
       values[o] = data[i];
@@ -138,9 +138,14 @@ export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie')
         box: f.box,
         score: f.boxScore ?? f.score,
         mesh: f.mesh,
-        ...(f.embedding?.length ? { embedding: Array.from(f.embedding) } : {}),
       }));
       const judgement = judgeFaces(detected, width, height);
+      // The face match compares the largest face only: the others get no descriptor.
+      const [largest] = judgement.faces;
+      if (FACE_USE_MODELS[use].descriptor && largest) {
+        const embedding = await recognitionDescriptor(net, tensor as unknown as Tf.Tensor3D, largest.mesh);
+        if (embedding) largest.embedding = embedding;
+      }
       // Without the iris model the lid landmarks do not tell open from closed: not a measure to record.
       if (!FACE_USE_MODELS[use].iris) delete judgement.eyeOpenness;
       return { ...judgement, width, height };

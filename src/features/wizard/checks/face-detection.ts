@@ -27,7 +27,7 @@ let loading: Promise<Human> | undefined;
 
 export function loadHuman(paths: FaceModelPaths): Promise<Human> {
   loading ??= (async () => {
-    const config = humanConfig({ ...paths, descriptor: false });
+    const config = humanConfig(paths);
     const human = new Human(config as ConstructorParameters<typeof Human>[0]);
     await human.load();
     return human;

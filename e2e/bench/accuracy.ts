@@ -1,0 +1,29 @@
+// `npm run bench:accuracy -- <dir>`: the service's own check code (the functions a send-input and
+// the processing call, no HTTP, nothing uploaded) on a folder of labelled photos laid out like
+// ../shared/eval (manifest.json: see lib/eval-set.ts). Prints one block per section, then one line
+// of JSON with every section's figures. A section is a function of its own module
+// (lib/accuracy-<name>.ts) taking the EvalSet and returning an AccuracySection; add one to `sections`.
+import { loadavg } from 'node:os';
+import { facesAccuracy } from './lib/accuracy-faces';
+import { mrzAccuracy } from './lib/accuracy-mrz';
+import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
+
+const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [facesAccuracy, mrzAccuracy];
+
+const dir = process.argv[2];
+if (!dir) {
+  console.error('usage: npm run bench:accuracy -- <folder with manifest.json>');
+  process.exit(2);
+}
+const set = loadEvalSet(dir);
+console.log(`${set.entries.length} entries in ${set.dir}; load average ${loadavg()[0].toFixed(1)}`);
+const figures: Record<string, unknown> = {};
+for (const run of sections) {
+  const section = await run(set);
+  console.log(`\n## ${section.name}`);
+  for (const line of section.lines) console.log(line);
+  figures[section.name] = section.figures;
+}
+console.log(JSON.stringify({ dir: set.dir, loadAverage: loadavg()[0], ...figures }));
+// The image pool's and the face reader's worker threads stay up for the next check: end them.
+process.exit(0);
