@@ -43,7 +43,9 @@ export async function buildServers(outDir: string, root = process.cwd()) {
     filter: (file) => !file.endsWith('.md'),
   });
   // The MRZ OCR's model, read from the folder beside the code (src/service/checks/mrz.ts).
-  cpSync(path.join(root, 'vendor/tesseract-mrz'), path.join(outDir, 'tesseract-mrz'), { recursive: true });
+  cpSync(path.join(root, 'src/service/checks/tesseract-mrz'), path.join(outDir, 'tesseract-mrz'), {
+    recursive: true,
+  });
 }
 
 /** Vite plugin: one `vite build` builds the SPA and, beside it, the servers. */

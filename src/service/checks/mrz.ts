@@ -9,7 +9,7 @@ import { isState, mrzBandImages, type MrzBandRead } from './mrz-bands';
 
 /**
  * The machine-readable zone: OCR with tesseract.js (its wasm core from node_modules) and an LSTM
- * model trained on machine-readable zones (`vendor/tesseract-mrz`, 1.3 MB: the English model
+ * model trained on machine-readable zones (`src/service/checks/tesseract-mrz`, 1.3 MB: the English model
  * reads OCR-B's filler `<` as `K`/`L` and O as 0), corrected by field and check digit
  * (`@/shared/mrz-fields`, in the order of `@/shared/mrz-read`), then `mrz` checks the check digits. The OCR runs in tesseract.js's
  * worker thread, so it never holds the event loop. Nothing is downloaded.
@@ -18,7 +18,7 @@ import { isState, mrzBandImages, type MrzBandRead } from './mrz-bands';
 /** The MRZ model's folder: beside the built service (src/build/servers.ts copies it), else the repository's. */
 const MRZ_LANG_PATH = import.meta.url.endsWith('.js')
   ? join(dirname(fileURLToPath(import.meta.url)), 'tesseract-mrz')
-  : fileURLToPath(new URL('../../../vendor/tesseract-mrz', import.meta.url));
+  : fileURLToPath(new URL('./tesseract-mrz', import.meta.url));
 /**
  * The models: the MRZ one first; the English one (integer-quantized "best", 2.9 MB, from
  * `@tesseract.js-data/eng`) reads a band the first does not read valid, for zones printed in

@@ -14,7 +14,7 @@ import { readMrzBandsWith, type MrzModel } from '@/shared/mrz-read';
  * The machine-readable zone read in the browser as the service reads it (`src/service/checks/mrz.ts`):
  * on the same bands of the photo (`@/shared/mrz-band`), in the same order (`@/shared/mrz-read`):
  * the glyph reader (`@/shared/mrz-glyphs`), then tesseract.js with the same MRZ-trained model
- * (`vendor/tesseract-mrz`, 1.3 MB), and the English LSTM data (`@tesseract.js-data/eng`,
+ * (`src/service/checks/tesseract-mrz`, 1.3 MB), and the English LSTM data (`@tesseract.js-data/eng`,
  * 4.0.0_best_int, 2.9 MB) only for a band that model does not read valid; same parameters and page
  * mode; parsed by `mrz` with its check digits through `@/shared/document-reading`. The OCR's worker
  * script, wasm core and models are files of the app (vite.config.ts serves them): nothing comes
