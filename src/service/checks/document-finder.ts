@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import { MRZ_OCR_WIDTH } from '@/shared/document-reading';
+import {
+  judgeOutline,
+  lookForOutline,
+  OUTLINE_LONG_SIDE,
+  quadSize,
+  type OpenCv,
+  type OutlineVerdict,
+} from '@/shared/document-outline';
+import { boxResize, toGray } from '@/shared/image-metrics';
+
+/** RGBA pixels, row by row. */
+export interface RgbaPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface DocumentFound {
+  verdict: OutlineVerdict['kind'];
+  /** Long side / short side of the framed document. */
+  aspect?: number;
+  /** The document straightened (perspective warp), at the decode's resolution: barcode and portrait. */
+  crop?: RgbaPixels;
+  /** The same, MRZ_OCR_WIDTH wide: the MRZ band finder reads it as it is. */
+  mrzCrop?: RgbaPixels;
+  ms: number;
+}
+
+let openCv: OpenCv | undefined;
+
+/**
+ * OpenCV (opencv-wasm: the 4.3 build, 6.9 MB of wasm read from node_modules; compiled once per
+ * image worker, ~1–4 s, so the pool warms it at start). The module is CommonJS and reads its wasm
+ * beside itself, hence require and not a bundled import.
+ */
+export function loadOpenCv(): OpenCv {
+  openCv ??= (createRequire(import.meta.url)('opencv-wasm') as { cv: OpenCv }).cv;
+  return openCv;
+}
+
+function warp(
+  cv: OpenCv,
+  image: RgbaPixels,
+  quad: { x: number; y: number }[],
+  width: number,
+  height: number,
+) {
+  const src = cv.matFromArray(image.height, image.width, cv.CV_8UC4, image.data);
+  const from = cv.matFromArray(
+    4,
+    1,
+    cv.CV_32FC2,
+    quad.flatMap((p) => [p.x, p.y]),
+  );
+  const to = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, width, 0, width, height, 0, height]);
+  const matrix = cv.getPerspectiveTransform(from, to);
+  const out = new cv.Mat();
+  try {
+    cv.warpPerspective(src, out, matrix, new cv.Size(width, height), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    // A copy out of the wasm heap, which the next call may reuse.
+    return { data: new Uint8Array(out.data as Uint8Array), width, height };
+  } finally {
+    for (const m of [src, from, to, matrix, out]) m.delete();
+  }
+}
+
+/**
+ * Finds the document in a decode (the shared rules of `@/shared/document-outline`) and, when its
+ * four corners are in the photo, straightens it: once at its own size for the barcode and the
+ * portrait, once MRZ_OCR_WIDTH wide for the MRZ (kept the way it was photographed: which way an
+ * upright card is turned cannot be told here). Memory: at most two crops of the decode's size.
+ */
+export function findDocument(image: RgbaPixels): DocumentFound {
+  const started = performance.now();
+  const cv = loadOpenCv();
+  const scale = OUTLINE_LONG_SIDE / Math.max(image.width, image.height);
+  const small =
+    scale < 1
+      ? boxResize(
+          { ...image, channels: 4 },
+          Math.max(1, Math.round(image.width * scale)),
+          Math.max(1, Math.round(image.height * scale)),
+        )
+      : { ...image, channels: 4 };
+  const grey = toGray(small.data, 4);
+  const verdict = judgeOutline(lookForOutline(cv, grey, small.width, small.height));
+  const found: DocumentFound = { verdict: verdict.kind, ms: 0 };
+  if (verdict.kind === 'framed') {
+    found.aspect = Math.round(verdict.aspect * 1000) / 1000;
+    const back = image.width / small.width;
+    const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
+    let { width, height } = quadSize(quad);
+    width = Math.round(Math.min(width, image.width * 1.2));
+    height = Math.round(Math.min(height, image.height * 1.2));
+    found.crop = warp(cv, image, quad, width, height);
+    found.mrzCrop = warp(cv, image, quad, MRZ_OCR_WIDTH, Math.round((MRZ_OCR_WIDTH * height) / width));
+  }
+  found.ms = Math.round((performance.now() - started) * 10) / 10;
+  return found;
+}
