@@ -1,9 +1,11 @@
 /**
  * Finding the document in a photo: its four corners, or the evidence that the photo is a scan of
  * one filling the frame. One rule set for the service (src/service/checks/document-finder.ts) and
- * the browser: the OpenCV build (`opencv-wasm`) is handed in by the caller, so this file imports
- * nothing and both sides run the very same calls and thresholds.
+ * the browser's document worker: the OpenCV build (`opencv-wasm`) is handed in by the caller, so
+ * both sides run the very same calls and thresholds on the same box-filtered grey pixels.
  */
+
+import { boxResize, toGray, type PixelImage } from './image-metrics';
 
 /** The look runs on grey pixels with this long side (a camera frame or a decode box-filtered to it). */
 export const OUTLINE_LONG_SIDE = 512;
@@ -169,3 +171,24 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
   }
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/**
+ * The verdict on a decode (RGBA or RGB, any size): box-filtered to OUTLINE_LONG_SIDE, grey, looked
+ * at and judged. `scale` maps the verdict's corners back to the decode (decode px per look px).
+ */
+export function outlineOf(cv: OpenCv, image: PixelImage): { verdict: OutlineVerdict; scale: number } {
+  const shrink = OUTLINE_LONG_SIDE / Math.max(image.width, image.height);
+  const small =
+    shrink < 1
+      ? boxResize(
+          image,
+          Math.max(1, Math.round(image.width * shrink)),
+          Math.max(1, Math.round(image.height * shrink)),
+        )
+      : image;
+  const grey = toGray(small.data, small.channels);
+  return {
+    verdict: judgeOutline(lookForOutline(cv, grey, small.width, small.height)),
+    scale: image.width / small.width,
+  };
+}

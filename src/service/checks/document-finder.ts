@@ -1,14 +1,6 @@
 import { createRequire } from 'node:module';
 import { MRZ_OCR_WIDTH } from '@/shared/document-reading';
-import {
-  judgeOutline,
-  lookForOutline,
-  OUTLINE_LONG_SIDE,
-  quadSize,
-  type OpenCv,
-  type OutlineVerdict,
-} from '@/shared/document-outline';
-import { boxResize, toGray } from '@/shared/image-metrics';
+import { outlineOf, quadSize, type OpenCv, type OutlineVerdict } from '@/shared/document-outline';
 
 /** RGBA pixels, row by row. */
 export interface RgbaPixels {
@@ -75,21 +67,10 @@ function warp(
 export function findDocument(image: RgbaPixels): DocumentFound {
   const started = performance.now();
   const cv = loadOpenCv();
-  const scale = OUTLINE_LONG_SIDE / Math.max(image.width, image.height);
-  const small =
-    scale < 1
-      ? boxResize(
-          { ...image, channels: 4 },
-          Math.max(1, Math.round(image.width * scale)),
-          Math.max(1, Math.round(image.height * scale)),
-        )
-      : { ...image, channels: 4 };
-  const grey = toGray(small.data, 4);
-  const verdict = judgeOutline(lookForOutline(cv, grey, small.width, small.height));
+  const { verdict, scale: back } = outlineOf(cv, { ...image, channels: 4 });
   const found: DocumentFound = { verdict: verdict.kind, ms: 0 };
   if (verdict.kind === 'framed') {
     found.aspect = Math.round(verdict.aspect * 1000) / 1000;
-    const back = image.width / small.width;
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
     let { width, height } = quadSize(quad);
     width = Math.round(Math.min(width, image.width * 1.2));
