@@ -25,14 +25,18 @@ let openCv: Promise<OpenCv> | undefined;
 
 function loadOpenCv(): Promise<OpenCv> {
   openCv ??= (async () => {
-    // The build asks for `./opencv.wasm` beside the script, with no way to pass its location: the
-    // request is pointed at the app's own copy of the file.
-    const plainFetch = self.fetch.bind(self);
-    self.fetch = (input, init) =>
-      plainFetch(
-        String(input).endsWith('/opencv.wasm') ? new URL(wasmUrl, self.location.href).href : input,
-        init,
-      );
+    // The build reads `./opencv.wasm` beside the script (a synchronous XMLHttpRequest in a worker)
+    // with no way to pass its location: the request is pointed at the app's own copy of the file.
+    const open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (
+      this: XMLHttpRequest,
+      method: string,
+      url: string | URL,
+      ...rest: unknown[]
+    ) {
+      const target = String(url).endsWith('/opencv.wasm') ? new URL(wasmUrl, self.location.href).href : url;
+      return (open as (...args: unknown[]) => void).call(this, method, target, ...rest);
+    } as typeof open;
     const cv = ((await import('opencv-wasm/opencv.js')) as { default: OpenCv }).default;
     // Emscripten's module is a thenable whose then calls back with itself: awaiting it would loop.
     await new Promise<void>((resolve) => cv.then(() => resolve()));
