@@ -64,16 +64,6 @@ export const contentSecurityPolicy = {
   },
 };
 
-/**
- * The document worker's own policy (a worker runs under its script's CSP, not the page's): OpenCV's
- * JavaScript bindings (Emscripten embind) build their call wrappers with `new Function`, so this one
- * script may evaluate strings. It has no DOM, reads only the photo it is handed and can reach only
- * this origin; the page and every other script keep the policy above.
- */
-export const documentWorkerPolicy =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'none'";
-const documentWorkerPath = /^\/assets\/document-worker-[A-Za-z0-9_-]+\.js$/;
-
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the BFF (routes, hooks, plugins); the caller listens (main.ts) or tests it. */
@@ -197,8 +187,6 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   const { 'strict-transport-security': hsts, ...plainHeaders } = headers;
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
-    if (documentWorkerPath.test(request.url))
-      void reply.header('content-security-policy', documentWorkerPolicy);
     // Staff answers carry personal data: never kept by the browser or a shared cache.
     if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
     done();

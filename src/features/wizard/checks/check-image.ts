@@ -49,8 +49,6 @@ export type DocumentReadCode = Extract<
   | 'documentPhoto.badPdf417'
   | 'documentPhoto.countryMismatch'
   | 'documentPhoto.typeMismatch'
-  | 'documentPhoto.noDocument'
-  | 'documentPhoto.croppedDocument'
 >;
 
 export type ImageRefusal =
@@ -152,13 +150,6 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   // A sample whose scenario marker names a code of its input is judged by that marker, in the
   // service as here (the service reports it before any measured code).
   const marked = (family: string) => markers.some((t) => t.includes(`${SCENARIO_MARKER}${family}.`));
-  // The document finder (OpenCV in its worker) loads on the first document photo.
-  if (opts.kind === 'document' && !marked('documentPhoto')) {
-    const { findDocument } = await import('./check-document');
-    const outline = await findDocument(upload).catch(() => null);
-    if (outline?.kind === 'none') return fail('documentPhoto.noDocument');
-    if (outline?.kind === 'cropped') return fail('documentPhoto.croppedDocument');
-  }
   // "Same side" comes last: a barcode or zone that is unreadable or names another document is the
   // real cause on a picture that merely looks like the other side; only the same picture taken
   // twice explains a missing barcode or zone by being the other side.
