@@ -4,11 +4,16 @@
 // of JSON with every section's figures. A section is a function of its own module
 // (lib/accuracy-<name>.ts) taking the EvalSet and returning an AccuracySection; add one to `sections`.
 import { loadavg } from 'node:os';
+import { documentsSection } from './lib/accuracy-documents';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { mrzAccuracy } from './lib/accuracy-mrz';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
 
-const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [facesAccuracy, mrzAccuracy];
+const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [
+  facesAccuracy,
+  mrzAccuracy,
+  documentsSection,
+];
 
 const dir = process.argv[2];
 if (!dir) {
