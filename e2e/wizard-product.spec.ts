@@ -38,7 +38,7 @@ const welcome = {
   pt: {
     flow: 'México: INE, vídeo selfie, comprovante de endereço e dados fiscais',
     needs: 'O que você vai precisar',
-    consent: /O Demo Bank recebe seu INE/,
+    consent: /Demo Bank recebe seu INE/,
     agree: /Li este aviso/,
     start: 'Aceitar e começar',
     required: 'Para começar, marque a caixa para aceitar o aviso.',

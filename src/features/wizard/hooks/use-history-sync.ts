@@ -15,9 +15,10 @@ const search = (location: string) => (location.includes('?') ? location.slice(lo
  */
 export function useHistorySync(
   flowId: string,
-  state: WizardState | null,
+  state: Pick<WizardState, 'screen' | 'stepIndex' | 'part' | 'retake'> | null,
   steps: WizardStep[],
-  go: (position: Position) => void,
+  /** Null while the wizard cannot move (nothing created yet): a link is corrected to where it is. */
+  go: ((position: Position) => void) | null,
 ) {
   const location = useLocation();
   const applied = useRef<string | null>(null);
@@ -34,7 +35,7 @@ export function useHistorySync(
       // address is set to where the wizard is.
       applied.current = location;
       const linked = parsePosition(search(location));
-      if (linked && `${base}${positionSearch(linked)}` !== wanted) {
+      if (go && linked && `${base}${positionSearch(linked)}` !== wanted) {
         followingUrl.current = true;
         go(linked);
         return;
@@ -47,7 +48,7 @@ export function useHistorySync(
       // The browser moved (Back, Forward): the wizard follows.
       applied.current = location;
       const linked = parsePosition(search(location));
-      if (linked && `${base}${positionSearch(linked)}` !== wanted) {
+      if (go && linked && `${base}${positionSearch(linked)}` !== wanted) {
         followingUrl.current = true;
         go(linked);
         return;
@@ -76,6 +77,6 @@ export function useHistorySync(
     const target = `${base}${positionSearch(position)}`;
     const entry = window.history.state as Entry | null;
     if (entry?.wizardFrom === target) window.history.back();
-    else go(position);
+    else go?.(position);
   };
 }

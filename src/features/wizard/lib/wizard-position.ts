@@ -26,7 +26,7 @@ export function parsePosition(search: string): Position | null {
   };
 }
 
-export function positionOf(state: WizardState): Position {
+export function positionOf(state: Pick<WizardState, 'screen' | 'stepIndex' | 'part' | 'retake'>): Position {
   if (state.screen !== 'steps') return { screen: state.screen };
   return {
     screen: 'steps',

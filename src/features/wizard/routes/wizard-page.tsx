@@ -88,6 +88,8 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
   }
 }
 
+const welcomePosition = { screen: 'welcome', stepIndex: 0 } as const;
+
 /** What the phone carries on with: the consent, and the document chosen per document step. */
 function carryOf(state: WizardState, steps: WizardStep[]): HandoffRequest {
   const documents: HandoffRequest['documents'] = [];
@@ -114,7 +116,13 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     () => (loaded ? localizeSteps(loaded.steps, loaded.flow, i18n.language) : []),
     [loaded, i18n.language],
   );
-  const back = useHistorySync(flowId, ready?.state ?? null, steps, wizard.go);
+  // Before consent the wizard is on its welcome screen and cannot move: the address says so.
+  const back = useHistorySync(
+    flowId,
+    ready?.state ?? (loaded ? welcomePosition : null),
+    steps,
+    ready ? wizard.go : null,
+  );
   const { update, consent } = wizard;
   const phoneFinished = useCallback(
     () =>
