@@ -11,19 +11,28 @@ export function BiometricStep({
   getBlob,
   save,
   next,
+  challenge,
 }: StepProps<'biometric'>) {
   const { t } = useTranslation('wizard');
   const current = capture?.kind === 'biometric' ? capture : undefined;
   const video = step.input === 'selfie-video';
   return (
     <div className="stack">
-      {retake && !current?.file && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      {retake && !current?.file && (
+        <ProblemMessage
+          // The service refuses a video whose challenge was not performed as a selfie "not taken
+          // properly" (the spec has no video code for it): the prompt says what to do differently.
+          code={video && retake.code === 'selfiePhoto.validationError' ? 'livenessChallenge' : retake.code}
+          title={t('retake.title')}
+        />
+      )}
       <p className="muted">{video ? t('biometric.videoHint') : t('biometric.selfieHint')}</p>
       <CaptureField
         label={video ? t('biometric.videoLabel') : t('biometric.selfieLabel')}
         accept={video ? 'video' : 'image'}
         checkKind="selfie"
         camera={video ? 'video' : { facing: 'user', guide: 'face' }}
+        {...(video && challenge ? { challenge } : {})}
         value={current?.file}
         getBlob={getBlob}
         onFile={async (file, info) => {
