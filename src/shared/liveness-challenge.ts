@@ -98,7 +98,10 @@ function shows(action: ChallengeAction, frame: ChallengeFrame, startYaw: number,
  * The service's reading of a recorded clip: one face throughout (never two, rarely none), and the
  * asked actions in the asked order. The head's starting yaw is the first face frame's.
  */
-export function judgeChallenge(frames: readonly ChallengeFrame[], challenge: LivenessChallenge): ChallengeVerdict {
+export function judgeChallenge(
+  frames: readonly ChallengeFrame[],
+  challenge: LivenessChallenge,
+): ChallengeVerdict {
   const crowded = frames.findIndex((f) => f.faces > 1);
   if (crowded >= 0)
     return { ok: false, code: 'multipleFaces', reason: `frame ${crowded + 1} shows more than one face` };

@@ -302,7 +302,10 @@ export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
  * verification has an active challenge, the asked head turns and blink in the asked order. The
  * spec has no code for a challenge left undone: it is the "not taken properly" of the selfie codes.
  */
-export function checkSelfieVideo(file: StoredFile, challenge?: LivenessChallenge | null): Promise<CheckOutcome> {
+export function checkSelfieVideo(
+  file: StoredFile,
+  challenge?: LivenessChallenge | null,
+): Promise<CheckOutcome> {
   return guarded('voiceVideo.conversionFailed', async (facts) => {
     const container = await checkContainer(file.path, file.format);
     if (!container.ok) return fail('voiceVideo.conversionFailed', container.reason, facts);

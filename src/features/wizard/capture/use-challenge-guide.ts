@@ -1,9 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
-import {
-  challengeGuide,
-  type ChallengeGuide,
-  type LivenessChallenge,
-} from '@/shared/liveness-challenge';
+import { challengeGuide, type ChallengeGuide, type LivenessChallenge } from '@/shared/liveness-challenge';
 
 /**
  * Pause between two looks while the challenge runs: short, so that eyes closed for a moment are
