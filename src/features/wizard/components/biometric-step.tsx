@@ -1,4 +1,5 @@
 import { useTranslation } from '@/lib/i18n';
+import { promptCode } from '../lib/prompt-code';
 import { CaptureField } from './capture-field';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type StepProps } from './step-props';
@@ -19,12 +20,7 @@ export function BiometricStep({
   return (
     <div className="stack">
       {retake && !current?.file && (
-        <ProblemMessage
-          // The service refuses a video whose challenge was not performed as a selfie "not taken
-          // properly" (the spec has no video code for it): the prompt says what to do differently.
-          code={video && retake.code === 'selfiePhoto.validationError' ? 'livenessChallenge' : retake.code}
-          title={t('retake.title')}
-        />
+        <ProblemMessage code={promptCode(retake.code, step.input)} title={t('retake.title')} />
       )}
       <p className="muted">{video ? t('biometric.videoHint') : t('biometric.selfieHint')}</p>
       <CaptureField
