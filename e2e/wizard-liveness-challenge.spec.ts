@@ -85,7 +85,7 @@ async function recordWithChallenge(page: Page) {
 }
 
 test('a camera that turns and blinks as asked passes the challenge', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const browser = await launch(`${dir}/challenge.mjpeg`);
   try {
     const page = await (await browser.newContext({ baseURL })).newPage();
@@ -100,7 +100,7 @@ test('a camera that turns and blinks as asked passes the challenge', async () =>
 });
 
 test('a camera that only looks at it is refused with a retake prompt for the movements', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const browser = await launch('e2e/fixtures/camera/face.mjpeg');
   try {
     const page = await (await browser.newContext({ baseURL })).newPage();
