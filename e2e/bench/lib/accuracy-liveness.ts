@@ -118,16 +118,17 @@ async function screenReplay(photo: Buffer): Promise<Buffer> {
     .rotate(4, { background: '#5b5147' })
     .png()
     .toBuffer();
-  return sharp({ create: { width: 1280, height: 1280, channels: 3, background: '#5b5147' } })
+  const shot = await sharp({ create: { width: 1280, height: 1280, channels: 3, background: '#5b5147' } })
     .composite([
       {
         input: await sharp(tilted).resize({ width: 1200, height: 1200, fit: 'inside' }).toBuffer(),
         gravity: 'centre',
       },
     ])
-    .resize(960)
-    .jpeg({ quality: 80 })
+    .png()
     .toBuffer();
+  // Re-shot smaller (a second pipeline: sharp composites after resizing).
+  return sharp(shot).resize(960).jpeg({ quality: 80 }).toBuffer();
 }
 
 async function printReplay(photo: Buffer): Promise<Buffer> {
