@@ -41,7 +41,6 @@ export function useChallengeGuide(
     let looks = 0;
     let actionSince = performance.now();
     const eyes: number[] = [];
-    setProgress({ index: 0, guide: 'starting' });
 
     const advance = () => {
       index++;
@@ -94,6 +93,8 @@ export function useChallengeGuide(
     return () => {
       stopped = true;
       clearTimeout(timer);
+      // A new recording (a retake) starts from the first action.
+      setProgress({ index: 0, guide: 'starting' });
     };
   }, [active, challenge, videoRef]);
 
