@@ -42,7 +42,6 @@ async function loadHuman(): Promise<{ human: Human; tf: Tf }> {
   const config = humanConfig({
     modelBasePath: `file://${humanModelsDir()}/`,
     wasmPath: `${wasmDir()}/`,
-    descriptor: false,
   });
   const face = {
     ...config.face,
