@@ -6,7 +6,37 @@ const servicePort = port + 1;
 const databaseUrl = process.env.E2E_DATABASE_URL;
 // `E2E_DIST`: a build another run made already (npm test builds once for both of its runs).
 const prebuilt = process.env.E2E_DIST;
-const dist = prebuilt ?? `test-results/dist-${port}`;
+/** The SPA built for the run (its servers in `${productDist}-server`). */
+export const productDist = prebuilt ?? `test-results/dist-${port}`;
+const dist = productDist;
+
+/**
+ * The product's settings in the end-to-end runs (a spec that needs a second product, with other
+ * settings, starts `${productDist}-server/start.js` with these and its own changes).
+ */
+export function productEnv(port: number, servicePort: number, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    STATIC_DIR: dist,
+    SERVICE_PORT: String(servicePort),
+    DATA_DIR: dataDir,
+    UPLOAD_WAIT_SECONDS: '4',
+    WEBHOOK_RETRY_SECONDS: '1,1,2',
+    STAFF_PASSWORD: 'e2e-staff-password',
+    // The capture and console tests run against a service that has only the hosted API's
+    // documented routes (and no liveness challenge), as the BFF must work against the hosted service.
+    SERVICE_EXTENSIONS: 'off',
+    LOG_LEVEL: 'warn',
+    // The handoff's QR code points here (a name, not the loopback address the tests browse).
+    PUBLIC_BFF_URL: `http://localhost:${port}`,
+    // A brand whose colour has too little contrast with white: the BFF serves a darker shade.
+    BRAND_NAME: 'Demo Bank',
+    BRAND_PRIMARY_COLOR: '#14b8a6',
+    BRAND_FONT: '"DejaVu Sans", Verdana, sans-serif',
+    BRAND_LOGO_FILE: 'e2e/fixtures/photos/brand-logo.svg',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+}
 
 export const chromiumArgs = [
   '--no-sandbox',
@@ -47,26 +77,6 @@ export default defineConfig({
     // Request logs would bury the test report in CI's log; warnings and errors still show.
     stdout: 'ignore',
     stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      STATIC_DIR: dist,
-      SERVICE_PORT: String(servicePort),
-      DATA_DIR: `test-results/e2e-data-${Date.now()}`,
-      UPLOAD_WAIT_SECONDS: '4',
-      WEBHOOK_RETRY_SECONDS: '1,1,2',
-      STAFF_PASSWORD: 'e2e-staff-password',
-      // The capture and console tests run against a service that has only the hosted API's
-      // documented routes, as the BFF must work against the hosted service.
-      SERVICE_EXTENSIONS: 'off',
-      LOG_LEVEL: 'warn',
-      // The handoff's QR code points here (a name, not the loopback address the tests browse).
-      PUBLIC_BFF_URL: `http://localhost:${port}`,
-      // A brand whose colour has too little contrast with white: the BFF serves a darker shade.
-      BRAND_NAME: 'Demo Bank',
-      BRAND_PRIMARY_COLOR: '#14b8a6',
-      BRAND_FONT: '"DejaVu Sans", Verdana, sans-serif',
-      BRAND_LOGO_FILE: 'e2e/fixtures/photos/brand-logo.svg',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
+    env: productEnv(port, servicePort, `test-results/e2e-data-${Date.now()}`),
   },
 });

@@ -31,6 +31,11 @@ export interface ServiceConfig {
   defaultFlowId: string;
   /** Whether the routes the hosted API lacks (GET /v2/flows, …) are served; off = documented routes only. */
   extensions: boolean;
+  /**
+   * Chooses an active liveness challenge for every video verification: an extension, so only with
+   * the extensions on (the hosted API gives none); `LIVENESS_CHALLENGE=off` turns it off alone.
+   */
+  livenessChallenge: boolean;
   /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
   creditCheckSegments: string[];
   /**
@@ -105,6 +110,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauthFailuresPerMinute: positiveNumber('OAUTH_FAILURES_PER_MINUTE', env.OAUTH_FAILURES_PER_MINUTE, 20),
     defaultFlowId: env.DEFAULT_FLOW_ID || 'ar-national-id',
     extensions: parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true),
+    livenessChallenge:
+      parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true) &&
+      parseSwitch('LIVENESS_CHALLENGE', env.LIVENESS_CHALLENGE, true),
     creditCheckSegments: [
       ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
     ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),

@@ -24,6 +24,19 @@ export const FACE_MIN_SIDE_SHARE = 0.1;
  * (0.164). The former limit, 0.34, refused 9 of the 42 real open-eyed photos.
  */
 export const EYES_CLOSED_MAX_OPENNESS = 0.22;
+/*
+ * Presentation-attack models (Human's `antispoof` and `liveness`, both in its models/): not used,
+ * because on real photos they do not separate a person from a replay. Measured with `npm run
+ * bench:liveness -- ../shared/eval` (42 genuine photos of one person, each
+ * replayed in memory on a phone screen with moiré, glare and a tilt, as a photo of a print, and
+ * as a print of that screen; 2026-11-26). antispoof `real`: genuine 0.31–0.95 (median 0.56),
+ * replays 0.37–0.88 (medians 0.58–0.65, higher than genuine): at the mark refusing ≤ 2 % of
+ * genuine people (0.31) it catches none. liveness `live`: genuine 0.79–1.00 (median 0.99); at
+ * 0.79 it catches 3 of 38 screen replays, 14 of 41 prints and 10 of 39 prints of a screen, while
+ * a mark set at the lowest of 42 genuine scores would refuse some of the separate set's genuine
+ * people. The proof of life is the active challenge instead (`./liveness-challenge.ts`).
+ */
+
 /**
  * Cosine similarity of the face-match descriptors (dlib's ResNet, src/service/checks/face-recognition.ts)
  * from which the selfie and the document portrait are the same person: the lowest with FAR ≤ 0.1 %

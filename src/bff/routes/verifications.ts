@@ -50,7 +50,7 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
       });
       const created = creationAnswerSchema.safeParse(answer);
       if (!created.success) throw upstreamFailed('The service created no verification.');
-      const { id, identity, flow } = created.data;
+      const { id, identity, flow, livenessChallenge } = created.data;
       const session = startCaptureSession(request, reply);
       const summary = await store.bindVerification(session, {
         verificationId: id,
@@ -59,7 +59,13 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
         flowName: flow.name,
       });
       hub.publish({ kind: 'verification', verification: summary });
-      const result: CreatedVerification = { verificationId: id, identity, flow };
+      // Passed on as the service chose it; a service that sets none (the hosted API) leaves it out.
+      const result: CreatedVerification = {
+        verificationId: id,
+        identity,
+        flow,
+        ...(livenessChallenge ? { livenessChallenge } : {}),
+      };
       return reply.code(201).send(result);
     },
   );

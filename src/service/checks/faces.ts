@@ -47,7 +47,8 @@ interface HumanInstance {
 
 /** Where the Human models live in node_modules; only the ones named in FACE_MODELS are read. */
 export const humanModelsDir = () => join(dirname(require.resolve('@vladmandic/human')), '..', 'models');
-const wasmDir = () => dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+export const wasmDir = () =>
+  dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
 
 interface ModelJson {
   modelTopology: unknown;
@@ -60,7 +61,7 @@ interface ModelJson {
 }
 
 /** tfjs has no file:// loader without tfjs-node: this reads a graph model from disk. */
-function fileRouter(url: string | string[]) {
+export function fileRouter(url: string | string[]) {
   if (typeof url !== 'string' || !url.startsWith('file://')) return null;
   const path = url.slice('file://'.length);
   return {

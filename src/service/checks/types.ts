@@ -56,6 +56,11 @@ export interface InputFacts {
   faceDescriptor?: number[];
   /** A liveness video's sampled frame (index, in time order) that shows exactly one face. */
   faceFrame?: number;
+  /**
+   * The active liveness challenge asked of a video and what its frames showed: `unchecked` when
+   * they could not be read (the liveness step then fails, for a review), with the reason for staff.
+   */
+  challenge?: { actions: string[]; result: 'passed' | 'failed' | 'unchecked'; reason?: string };
   /** The scenario code carried by the file's marker, if any. */
   scenario?: ErrorCode;
   person?: Person;

@@ -117,6 +117,8 @@ const migrations: string[] = [
   UPDATE media SET verification_id = (SELECT v.id FROM verifications v WHERE v.identity = media.identity);
   CREATE INDEX media_verification ON media (verification_id);
   `,
+  // The active liveness challenge the service chose for the verification (JSON; null: none).
+  `ALTER TABLE verifications ADD COLUMN challenge TEXT;`,
 ];
 
 export function openDb(dataDir: string): Db {

@@ -15,6 +15,8 @@ export interface VerificationRow {
   ip: string | null;
   ua: string | null;
   result: string | null;
+  /** The active liveness challenge (JSON of `LivenessChallenge`), for a video flow. */
+  challenge: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -38,13 +38,24 @@ export class VerificationRepo {
   insert(
     v: Pick<
       VerificationRow,
-      'id' | 'identity' | 'flow_id' | 'metadata' | 'expires_at' | 'ip' | 'ua' | 'created_at'
+      'id' | 'identity' | 'flow_id' | 'metadata' | 'expires_at' | 'ip' | 'ua' | 'challenge' | 'created_at'
     >,
   ) {
     this.sql(
-      `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, ip, ua, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-    ).run(v.id, v.identity, v.flow_id, v.metadata, v.expires_at, v.ip, v.ua, v.created_at, v.created_at);
+      `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, ip, ua, challenge, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      v.id,
+      v.identity,
+      v.flow_id,
+      v.metadata,
+      v.expires_at,
+      v.ip,
+      v.ua,
+      v.challenge,
+      v.created_at,
+      v.created_at,
+    );
   }
 
   /** A change of the verification's own fields, which moves its `updated_at` (retention counts from it). */

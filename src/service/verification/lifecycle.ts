@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
+import type { LivenessChallenge } from '@/shared/liveness-challenge';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
 import { addFaceDescriptors } from './face-descriptors';
@@ -54,7 +55,12 @@ export class Lifecycle {
   create(
     flowId: string,
     metadata: Record<string, unknown> | undefined,
-    origin: { identity?: string; ip?: string | null; ua?: string | null } = {},
+    origin: {
+      identity?: string;
+      ip?: string | null;
+      ua?: string | null;
+      challenge?: LivenessChallenge | null;
+    } = {},
   ): VerificationRow {
     const now = Date.now();
     const id = newId();
@@ -68,6 +74,7 @@ export class Lifecycle {
       expires_at: expiresAt,
       ip: origin.ip ?? null,
       ua: origin.ua ?? null,
+      challenge: origin.challenge ? JSON.stringify(origin.challenge) : null,
       created_at: now,
     });
     this.timers.set(`expire:${id}`, expiresAt, () => this.expire(id));

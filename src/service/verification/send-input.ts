@@ -19,6 +19,7 @@ import type { VerificationRow } from '../storage/rows';
 import { errorMessages } from './error-messages';
 import { integrationError, notFound, ServiceError } from './service-error';
 import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
+import { livenessChallengeSchema, type LivenessChallenge } from '@/shared/liveness-challenge';
 import { slotOf } from './flow-plan';
 import type { Lifecycle } from './lifecycle';
 import { discardFiles, receiveForm, type UploadedFile } from './uploads';
@@ -107,11 +108,19 @@ function parseDescriptors(text: string | null): InputDescriptor[] {
   return parsed.data;
 }
 
+/** The verification's active liveness challenge, if the service chose one. */
+function challengeOf(v: VerificationRow): LivenessChallenge | null {
+  if (!v.challenge) return null;
+  const parsed = livenessChallengeSchema.safeParse(JSON.parse(v.challenge));
+  return parsed.success ? parsed.data : null;
+}
+
 async function runCheck(
   plan: FlowPlan,
   d: InputDescriptor,
   file: UploadedFile,
   otherSide: InputFacts | undefined,
+  challenge: LivenessChallenge | null,
 ): Promise<CheckOutcome> {
   switch (d.inputType) {
     case 'document-photo': {
@@ -136,7 +145,7 @@ async function runCheck(
     case 'selfie-photo':
       return checkSelfiePhoto(file);
     case 'selfie-video':
-      return checkSelfieVideo(file);
+      return checkSelfieVideo(file, challenge);
     case 'financial-information-bank-statement-parsing-request':
       return checkBankStatement(file, {
         ...(d.data.password !== undefined ? { password: d.data.password } : {}),
@@ -201,6 +210,7 @@ export async function sendInput(
         const s = key ? state.get(key) : undefined;
         return s?.status === 'accepted' ? s.facts : undefined;
       };
+      const challenge = challengeOf(v);
       const otherSideKey = (slot: Slot) =>
         slot.group === undefined
           ? null
@@ -238,7 +248,7 @@ export async function sendInput(
           ? frontHere.then((front) => (front.code ? undefined : front.facts))
           : Promise.resolve(accepted(otherKey));
         const outcome = otherSide
-          .then((other) => withTimeout(runCheck(plan, d, file, other)))
+          .then((other) => withTimeout(runCheck(plan, d, file, other, challenge)))
           .catch((error: unknown): CheckOutcome => {
             request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
             return { code: systemCodeOf[d.inputType], message: 'the file could not be processed', facts: {} };

@@ -305,13 +305,23 @@ export function buildResult(
   const steps: StepResult[] = [];
   const biometric = accepted.get('biometric');
   if (plan.biometric === 'selfie-video') {
-    const frames = factsOf(biometric).frames;
+    const { frames, challenge } = factsOf(biometric);
+    const data = {
+      videoMedia: biometric?.media_id ?? null,
+      spriteMedia: frames?.spriteMedia ?? null,
+      selfieMedia: frames?.selfieMedia ?? null,
+    };
+    // An asked challenge that could not be looked for is no proof of life: staff review it.
+    const unchecked = v.challenge && biometric && challenge?.result !== 'passed';
     steps.push(
-      ok('liveness', {
-        videoMedia: biometric?.media_id ?? null,
-        spriteMedia: frames?.spriteMedia ?? null,
-        selfieMedia: frames?.selfieMedia ?? null,
-      }),
+      unchecked
+        ? failed(
+            'liveness',
+            'liveness.challengeNotChecked',
+            `the active liveness challenge was not checked: ${challenge?.reason ?? 'the video was not looked into'}`,
+            data,
+          )
+        : ok('liveness', data),
     );
   } else if (plan.biometric === 'selfie-photo') {
     steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null }));

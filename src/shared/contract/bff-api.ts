@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { livenessChallengeSchema } from '../liveness-challenge';
 import { flowInputIds } from './service-api';
 import { identityStatus, metadataObjectSchema, reviewDecision, verificationDataSchema } from './verification';
 
@@ -21,6 +22,8 @@ export const createdVerificationSchema = z.object({
   verificationId: z.string(),
   identity: z.string(),
   flow: z.object({ id: z.string(), name: z.string() }),
+  /** The service's active liveness challenge for the video, when it set one (the hosted API sets none). */
+  livenessChallenge: livenessChallengeSchema.optional(),
 });
 export type CreatedVerification = z.infer<typeof createdVerificationSchema>;
 

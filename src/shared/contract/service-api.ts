@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { livenessChallengeSchema } from '../liveness-challenge';
 import {
   deviceFingerprintSchema,
   identityStatus,
@@ -95,6 +96,8 @@ export const creationAnswerSchema = z.looseObject({
   expired: z.boolean(),
   deviceFingerprint: deviceFingerprintSchema,
   hasProblem: z.boolean(),
+  /** (ext) The active liveness challenge of a video flow; the hosted API gives none. */
+  livenessChallenge: livenessChallengeSchema.optional(),
 });
 export type CreationAnswer = z.infer<typeof creationAnswerSchema>;
 

@@ -1,13 +1,17 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import type { LivenessChallenge } from '@/shared/liveness-challenge';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useMediaStream } from './use-media-stream';
 import { pickRecorderType, recordingFileName } from './recorder-type';
+import { useChallengeGuide } from './use-challenge-guide';
 import './capture.css';
 
 type Props = {
   seconds: number;
+  /** The service's active challenge: the clip lasts until its actions are seen (or time is up). */
+  challenge?: LivenessChallenge;
   onRecorded: (file: File) => void;
   onUnavailable: (reason: UnavailableReason) => void;
 };
@@ -19,6 +23,10 @@ type Phase =
   | { name: 'review'; file: File; url: string };
 
 const GET_READY_SECONDS = 3;
+/** Longest challenge clip: the service looks at up to 12 s of it. */
+const CHALLENGE_MAX_SECONDS = 12;
+/** The clip goes on this long after the last action, so that the head is back in view. */
+const CHALLENGE_TAIL_MS = 700;
 const FRONT_CAMERA: MediaTrackConstraints = {
   facingMode: { ideal: 'user' },
   width: { ideal: 1280 },
@@ -32,7 +40,7 @@ const STREAMS: MediaStreamConstraints[] = [
 ];
 
 /** Front-camera recording of `seconds` seconds after a countdown, with playback, retake and use. */
-export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
+export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }: Props) {
   const { t } = useTranslation(CAPTURE_NS);
   const { videoRef, stream } = useMediaStream(STREAMS, onUnavailable);
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
@@ -64,8 +72,18 @@ export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
     media.addEventListener('error', () => onUnavailable('error'));
     recorder.current = media;
     media.start(250);
-    setPhase({ name: 'recording', left: seconds });
+    setPhase({ name: 'recording', left: challenge ? CHALLENGE_MAX_SECONDS : seconds });
   });
+
+  const progress = useChallengeGuide(videoRef, phase.name === 'recording', challenge);
+  const challengeDone = !!challenge && progress.index >= challenge.actions.length;
+  useEffect(() => {
+    if (!challengeDone) return;
+    const timer = setTimeout(() => {
+      if (recorder.current?.state === 'recording') recorder.current.stop();
+    }, CHALLENGE_TAIL_MS);
+    return () => clearTimeout(timer);
+  }, [challengeDone]);
 
   // One tick per second drives both the countdown and the recording's time left.
   useEffect(() => {
@@ -94,7 +112,18 @@ export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
   const live = phase.name !== 'review';
   return (
     <section className="video-recorder" aria-label={t('recorder.region')}>
-      <p>{t('recorder.instructions', { count: seconds })}</p>
+      {challenge ? (
+        <>
+          <p>{t('recorder.challengeInstructions')}</p>
+          <ol aria-label={t('recorder.challengeList')}>
+            {challenge.actions.map((action, i) => (
+              <li key={i}>{t(`recorder.action.${action}`)}</li>
+            ))}
+          </ol>
+        </>
+      ) : (
+        <p>{t('recorder.instructions', { count: seconds })}</p>
+      )}
       <div className="camera-frame camera-mirrored" hidden={!live}>
         <video
           ref={videoRef}
@@ -109,8 +138,18 @@ export function VideoRecorder({ seconds, onRecorded, onUnavailable }: Props) {
       {!stream && <p aria-live="polite">{t('camera.starting')}</p>}
       <p className="video-recorder-status" aria-live="polite">
         {phase.name === 'countdown' && t('recorder.getReady', { count: phase.left })}
-        {phase.name === 'recording' && t('recorder.recording', { count: phase.left })}
+        {phase.name === 'recording' && !challenge && t('recorder.recording', { count: phase.left })}
+        {phase.name === 'recording' &&
+          challenge &&
+          (challengeDone
+            ? t('recorder.challengeDone')
+            : `${t('recorder.challengeRecording')}: ${t(`recorder.action.${challenge.actions[progress.index]}`)}`)}
       </p>
+      {phase.name === 'recording' && challenge && !challengeDone && (
+        <p role="status" aria-label={t('recorder.guideLabel')} className="video-recorder-guide">
+          {t(`recorder.guide.${progress.guide}`)}
+        </p>
+      )}
       {phase.name === 'idle' && (
         <button
           type="button"

@@ -9,6 +9,7 @@ import {
   type FaceGuide,
   type SelfieFaceVerdict,
 } from '@/shared/face-rules';
+import { headYaw, type ChallengeFrame } from '@/shared/liveness-challenge';
 
 /**
  * The face detection itself, run by the face worker (face-worker.ts) or, where workers or
@@ -111,6 +112,8 @@ let frameCanvas: Canvas | undefined;
 /** The guide's look at one frame, and how long it took (shrinking and detection). */
 export interface FaceLook {
   guide: FaceGuide;
+  /** What the liveness challenge reads of the frame (face count, head yaw, eye openness). */
+  reading: ChallengeFrame;
   lookMs: number;
 }
 
@@ -124,8 +127,16 @@ export async function lookAtFrame(
     human,
     () => (frameCanvas = drawn(frame, size, GUIDE_FRAME_LONG_SIDE, frameCanvas)),
   );
-  const guide = faceGuide(judgeFaces(detectedOf(result), width, height), width, height);
-  return { guide, lookMs: totalMs };
+  const judgement = judgeFaces(detectedOf(result), width, height);
+  const guide = faceGuide(judgement, width, height);
+  const [first] = judgement.faces;
+  const yaw = first ? headYaw(first.mesh) : undefined;
+  const reading: ChallengeFrame = {
+    faces: judgement.faces.length,
+    ...(yaw !== undefined ? { yaw } : {}),
+    ...(judgement.eyeOpenness !== undefined ? { eyeOpenness: judgement.eyeOpenness } : {}),
+  };
+  return { guide, reading, lookMs: totalMs };
 }
 
 export interface SelfieFaces {

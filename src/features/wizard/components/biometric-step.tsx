@@ -1,4 +1,5 @@
 import { useTranslation } from '@/lib/i18n';
+import { promptCode } from '../lib/prompt-code';
 import { CaptureField } from './capture-field';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type StepProps } from './step-props';
@@ -11,19 +12,23 @@ export function BiometricStep({
   getBlob,
   save,
   next,
+  challenge,
 }: StepProps<'biometric'>) {
   const { t } = useTranslation('wizard');
   const current = capture?.kind === 'biometric' ? capture : undefined;
   const video = step.input === 'selfie-video';
   return (
     <div className="stack">
-      {retake && !current?.file && <ProblemMessage code={retake.code} title={t('retake.title')} />}
+      {retake && !current?.file && (
+        <ProblemMessage code={promptCode(retake.code, step.input)} title={t('retake.title')} />
+      )}
       <p className="muted">{video ? t('biometric.videoHint') : t('biometric.selfieHint')}</p>
       <CaptureField
         label={video ? t('biometric.videoLabel') : t('biometric.selfieLabel')}
         accept={video ? 'video' : 'image'}
         checkKind="selfie"
         camera={video ? 'video' : { facing: 'user', guide: 'face' }}
+        {...(video && challenge ? { challenge } : {})}
         value={current?.file}
         getBlob={getBlob}
         onFile={async (file, info) => {

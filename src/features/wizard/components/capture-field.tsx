@@ -12,6 +12,7 @@ import {
 import { useTranslation } from '@/lib/i18n';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
+import type { LivenessChallenge } from '@/shared/liveness-challenge';
 import { formatLongDate } from '../lib/format';
 import type { ImageMetrics } from '@/shared/image-metrics';
 import { acceptAttribute, sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
@@ -42,6 +43,8 @@ type Props = {
   accept: AcceptKind;
   checkKind: 'document' | 'selfie' | 'custom-document';
   camera?: { facing: 'environment' | 'user'; guide: 'document' | 'face' } | 'video';
+  /** The service's active liveness challenge, performed while the video records. */
+  challenge?: LivenessChallenge;
   otherSide?: { phash: string };
   /** The photo must show a readable PDF417 barcode (a document side whose flow step requires one). */
   pdf417?: boolean;
@@ -79,6 +82,7 @@ export function CaptureField({
   accept,
   checkKind,
   camera,
+  challenge,
   otherSide,
   pdf417 = false,
   mrz = false,
@@ -269,7 +273,12 @@ export function CaptureField({
         <div className="camera-sheet">
           <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
             {camera === 'video' ? (
-              <VideoRecorder seconds={3} onRecorded={onCaptured} onUnavailable={onUnavailable} />
+              <VideoRecorder
+                seconds={3}
+                {...(challenge ? { challenge } : {})}
+                onRecorded={onCaptured}
+                onUnavailable={onUnavailable}
+              />
             ) : (
               <CameraCapture
                 facing={camera.facing}

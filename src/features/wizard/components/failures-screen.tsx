@@ -1,5 +1,6 @@
 import { useTranslation } from '@/lib/i18n';
 import { partLabel } from '../lib/part-label';
+import { promptCode } from '../lib/prompt-code';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
 import { failuresToRetake, heldBackInputs, planInputs, type WizardState } from '../lib/wizard-model';
@@ -42,7 +43,7 @@ export function FailuresScreen({ steps, state, update }: Props) {
           return (
             <li key={input.id} className="failure">
               <h2>{name(input)}</h2>
-              <ProblemMessage code={outcome.error.code} />
+              <ProblemMessage code={promptCode(outcome.error.code, input.descriptor.inputType)} />
               {outcome.error.type === 'ClientCheck' && <p className="muted">{t('failures.foundHere')}</p>}
               <button
                 type="button"

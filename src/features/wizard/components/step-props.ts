@@ -1,3 +1,4 @@
+import type { LivenessChallenge } from '@/shared/liveness-challenge';
 import type { CapturedInfo } from './capture-field';
 import type { WizardStep } from '../lib/steps';
 import type { Capture, InputError, InputPart, StoredFile } from '../lib/wizard-model';
@@ -12,6 +13,8 @@ export type StepProps<K extends WizardStep['kind']> = {
   getBlob: (key: string) => Promise<Blob | undefined>;
   save: (capture: Capture) => void;
   next: () => void;
+  /** The service's active liveness challenge, for a video step (none from a service that sets none). */
+  challenge?: LivenessChallenge;
   /** The step's sub-screen from the wizard state (and the address), e.g. a document's side. */
   part?: string;
   goPart?: (part: string) => void;

@@ -78,7 +78,9 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
     case 'document':
       return <DocumentStep key={key} step={step} {...common} />;
     case 'biometric':
-      return <BiometricStep key={key} step={step} {...common} />;
+      return (
+        <BiometricStep key={key} step={step} challenge={state.verification.livenessChallenge} {...common} />
+      );
     case 'custom-document':
       return <CustomDocumentStep key={key} step={step} {...common} />;
     case 'custom-fields':

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -6,6 +7,7 @@ import {
   statusDecisionSchema,
 } from '@/shared/contract/service-api';
 import { verificationDataSchema } from '@/shared/contract/verification';
+import { chooseChallenge } from '@/shared/liveness-challenge';
 import type { ServiceContext } from '../../verification/context';
 import { notFound, ServiceError } from '../../verification/service-error';
 import type { Lifecycle } from '../../verification/lifecycle';
@@ -29,12 +31,18 @@ export function createVerification(
   if (body?.identityId && !ctx.repo.byIdentity(body.identityId)) {
     throw notFound('No identity has this id.');
   }
+  // The server chooses the challenge, so that a recording made beforehand cannot know it.
+  const challenge =
+    plan.biometric === 'selfie-video' && ctx.config.livenessChallenge
+      ? chooseChallenge(() => randomInt(0, 2 ** 32) / 2 ** 32)
+      : null;
   const v = lifecycle.create(plan.flow.id, body?.metadata, {
     identity: body?.identityId,
     ip: request.ip,
     ua: request.headers['user-agent'] ?? null,
+    challenge,
   });
-  return { plan, v, metadata: body?.metadata ?? {} };
+  return { plan, v, metadata: body?.metadata ?? {}, challenge };
 }
 
 export async function verificationRoutes(
@@ -57,7 +65,7 @@ export async function verificationRoutes(
     { schema: { body: creationBody, response: { 200: creationAnswerSchema } } },
     async (request) => {
       const body = request.body as z.output<typeof creationBody>;
-      const { plan, v, metadata } = createVerification(ctx, lifecycle, request, body);
+      const { plan, v, metadata, challenge } = createVerification(ctx, lifecycle, request, body);
       return {
         id: v.id,
         identity: v.identity,
@@ -74,6 +82,7 @@ export async function verificationRoutes(
         expired: false,
         deviceFingerprint: deviceFingerprintOf(v),
         hasProblem: false,
+        ...(challenge ? { livenessChallenge: challenge } : {}),
       };
     },
   );
