@@ -6,6 +6,7 @@
 import { loadavg } from 'node:os';
 import { documentsSection } from './lib/accuracy-documents';
 import { facesAccuracy } from './lib/accuracy-faces';
+import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
 
@@ -13,6 +14,7 @@ const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [
   facesAccuracy,
   mrzAccuracy,
   documentsSection,
+  livenessSection,
 ];
 
 const dir = process.argv[2];
