@@ -4,7 +4,6 @@
 // of JSON with every section's figures. A section is a function of its own module
 // (lib/accuracy-<name>.ts) taking the EvalSet and returning an AccuracySection; add one to `sections`.
 import { loadavg } from 'node:os';
-import { documentsSection } from './lib/accuracy-documents';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
@@ -13,7 +12,6 @@ import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set'
 const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [
   facesAccuracy,
   mrzAccuracy,
-  documentsSection,
   livenessSection,
 ];
 
