@@ -15,7 +15,7 @@ import { documentFaces, selfieFaces, videoChallenge, videoFaces } from './face-c
 import { readMrz, readMrzBands } from './mrz';
 import type { MrzBandRead } from './mrz-bands';
 import { parseStatement } from './bank-statement';
-import { readImageHeader, type FacePixels, type InspectedDocument } from './image';
+import { readImageHeader, type FacePixels } from './image';
 import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
@@ -146,8 +146,6 @@ interface PhotoCheck {
   mrz?: boolean;
   /** Keep the decode's pixels for the face checks (when no marker decides). */
   faces?: boolean;
-  /** Find the document in the photo (when no marker decides). */
-  document?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
 }
@@ -163,13 +161,7 @@ async function checkPhoto(
   photo: PhotoCheck,
 ): Promise<
   | { outcome: CheckOutcome }
-  | {
-      metrics: ImageMetrics;
-      pdf417?: Pdf417Read;
-      mrzBands?: MrzBandRead[];
-      faces?: FacePixels;
-      document?: InspectedDocument;
-    }
+  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: MrzBandRead[]; faces?: FacePixels }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };
@@ -198,7 +190,6 @@ async function checkPhoto(
     pdf417: photo.pdf417,
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,
-    document: !scenario && photo.document,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -206,17 +197,7 @@ async function checkPhoto(
   facts.grayscale = metrics.grayscale;
   facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
   if (scenario) return { outcome: markerOutcome(scenario, facts) };
-  if (measured.document) {
-    facts.documentOutline = measured.document.verdict;
-    if (measured.document.aspect) facts.documentAspect = measured.document.aspect;
-  }
-  return {
-    metrics,
-    pdf417: measured.pdf417,
-    mrzBands: measured.mrzBands,
-    faces: measured.faces,
-    document: measured.document,
-  };
+  return { metrics, pdf417: measured.pdf417, mrzBands: measured.mrzBands, faces: measured.faces };
 }
 
 /** Page count and markers of an opened PDF; the marker's outcome when it carries an accepted code. */
@@ -243,13 +224,10 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
     const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || readsFront);
     const wantsFace = ctx.page === 'front' && portraitTypes.has(ctx.type);
-    // The back of a card with a portrait on its front shows none: a portrait there is the front.
-    const portraitMeansFront = ctx.page === 'back' && portraitTypes.has(ctx.type);
     const photo = await checkPhoto(file, facts, {
       pdf417: readsPdf417,
       mrz: readsMrz(ctx),
-      faces: wantsFace || portraitMeansFront,
-      document: true,
+      faces: wantsFace,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -260,24 +238,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
 
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
-    const outline = photo.document?.verdict;
-    if (outline === 'none')
-      return fail('documentPhoto.noDocument', markerMessages['documentPhoto.noDocument'] ?? '', facts);
-    if (outline === 'cropped')
-      return fail(
-        'documentPhoto.croppedDocument',
-        markerMessages['documentPhoto.croppedDocument'] ?? '',
-        facts,
-      );
     if (ctx.otherSide?.phash && isSimilar(ctx.otherSide.phash, metrics.phash)) {
       return fail('documentPhoto.similarImages', 'both sides show the same picture', facts);
-    }
-    if (portraitMeansFront && photo.faces && (await documentFaces(photo.faces, {})) === null) {
-      return fail(
-        'documentPhoto.sideMismatch',
-        'the photo shows the front, with its portrait, not the back',
-        facts,
-      );
     }
 
     if (readsPdf417) {

@@ -3,7 +3,6 @@ import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { FACE_INPUT_LONG_SIDE } from '@/shared/face-rules';
 import { boxResize, imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
-import { findDocument, type DocumentFound } from './document-finder';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 import { mrzBandImages, type MrzBandRead } from './mrz-bands';
@@ -65,11 +64,6 @@ export interface ImageJob {
   mrz?: boolean;
   /** Give back the decode's RGB pixels for the face checks (at most FACE_INPUT_LONG_SIDE). */
   faces?: boolean;
-  /**
-   * Find the document (document-finder.ts); the barcode, MRZ and face checks then read its
-   * straightened crop when its four corners are in the photo.
-   */
-  document?: boolean;
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -80,8 +74,6 @@ export interface FacePixels {
   channels: 3 | 4;
 }
 
-export type InspectedDocument = Omit<DocumentFound, 'crop' | 'mrzCrop'>;
-
 export type InspectedImage =
   | {
       ok: true;
@@ -90,8 +82,6 @@ export type InspectedImage =
       /** The MRZ bands, lowest first. */
       mrzBands?: MrzBandRead[];
       faces?: FacePixels;
-      /** The document's outline (the crops stay in the worker). */
-      document?: InspectedDocument;
     }
   | { ok: false; reason: string };
 
@@ -140,19 +130,9 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
     return { ok: false, reason: 'the image pixels cannot be decoded' };
   }
   const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
-  const { crop, mrzCrop, ...outline } = job.document ? findDocument(pixels) : {};
-  if (job.document) result.document = outline as InspectedDocument;
-  if (job.pdf417) {
-    const notFound = (): Pdf417Read => ({ found: false });
-    // The straightened card first; the whole photo when the crop has none (a code off the quad).
-    const read = crop ? await readPdf417Pixels(crop).catch(notFound) : notFound();
-    result.pdf417 = read.found ? read : await readPdf417Pixels(pixels).catch(notFound);
-  }
+  if (job.pdf417) result.pdf417 = await readPdf417Pixels(pixels).catch((): Pdf417Read => ({ found: false }));
   // An unreadable band is no MRZ: the OCR is then not run.
-  if (job.mrz) {
-    const fromCrop = mrzCrop ? await mrzBandImages(path, { ...mrzCrop, channels: 4 }).catch(() => []) : [];
-    result.mrzBands = fromCrop.length ? fromCrop : await mrzBandImages(path, pixels).catch(() => []);
-  }
-  if (job.faces) result.faces = facePixels(crop ?? pixels);
+  if (job.mrz) result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
+  if (job.faces) result.faces = facePixels(pixels);
   return result;
 }
