@@ -56,7 +56,10 @@ const markerFamilies = {
   bank: (code: ErrorCode) => code.startsWith('bankDocument.') && code !== 'bankDocument.badFileName',
 };
 
-/** Generic, person-free reasons for the codes a marker carries. */
+/**
+ * Generic, person-free reasons for the codes a marker carries; where the code has no reason of its
+ * own here it is the code's wire message (`verification/error-messages.ts`).
+ */
 const markerMessages: Partial<Record<ErrorCode, string>> = {
   'documentPhoto.badText': 'a document field did not pass validation',
   'documentPhoto.unexpectedData': 'the document could not be read',
@@ -74,16 +77,16 @@ const markerMessages: Partial<Record<ErrorCode, string>> = {
   'documentPhoto.croppedDocument': 'the document edges are not all visible',
   'documentPhoto.sideMismatch': 'the photo shows the other side of the document',
   'documentPhoto.occludedDocument': 'something covers part of the document',
-  'documentPhoto.blurryText': 'the document photo is too blurry to read',
-  'documentPhoto.smallImageSize': 'the document photo is too small',
-  'documentPhoto.grayscaleImage': 'the document photo is in grayscale',
-  'documentPhoto.noPdf417': 'no PDF417 barcode was found',
-  'documentPhoto.similarImages': 'both sides show the same picture',
-  'voiceVideo.conversionFailed': 'the video could not be read',
-  'bankDocument.passwordRequired': 'the statement is protected by a password',
-  'bankDocument.passwordFailed': 'the password does not open the statement',
-  'bankDocument.invalidMetadata': 'the statement was edited after it was issued',
-  'bankDocument.statementNotSupported': 'the statement is not of a supported kind',
+  'documentPhoto.blurryText': 'The document photo is too blurry.',
+  'documentPhoto.smallImageSize': 'The document photo resolution is too low.',
+  'documentPhoto.grayscaleImage': 'The document photo is in grayscale.',
+  'documentPhoto.noPdf417': 'No PDF417 barcode was found.',
+  'documentPhoto.similarImages': 'The same side appears to have been sent twice.',
+  'voiceVideo.conversionFailed': 'The video could not be converted.',
+  'bankDocument.passwordRequired': 'The bank statement is password-protected; a password is needed.',
+  'bankDocument.passwordFailed': 'The password of the bank statement is wrong.',
+  'bankDocument.invalidMetadata': 'The bank statement was altered; upload the original file.',
+  'bankDocument.statementNotSupported': 'This bank statement template is not supported.',
   'voiceVideo.noFace': 'no face was found in the video',
   'voiceVideo.multipleFaces': 'more than one face was found in the video',
   'selfiePhoto.maskDetected': 'the person wears a mask',
@@ -249,7 +252,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
     if (ctx.otherSide?.phash && isSimilar(ctx.otherSide.phash, metrics.phash)) {
-      return fail('documentPhoto.similarImages', 'both sides show the same picture', facts);
+      return fail('documentPhoto.similarImages', 'The same side appears to have been sent twice.', facts);
     }
 
     if (readsPdf417) {
@@ -383,10 +386,14 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
     const opened = await readPdf(file.path, { password: ctx.password, textPages: MAX_TEXT_PAGES });
     if (!opened.ok) {
       if (opened.reason === 'needPassword' && !ctx.password) {
-        return fail('bankDocument.passwordRequired', 'the statement is protected by a password', facts);
+        return fail(
+          'bankDocument.passwordRequired',
+          'The bank statement is password-protected; a password is needed.',
+          facts,
+        );
       }
       if (opened.reason === 'needPassword' || opened.reason === 'wrongPassword') {
-        return fail('bankDocument.passwordFailed', 'the password does not open the statement', facts);
+        return fail('bankDocument.passwordFailed', 'The password of the bank statement is wrong.', facts);
       }
       return fail('bankDocument.statementNotSupported', opened.message, facts);
     }
