@@ -5,15 +5,14 @@
 // CPU per face (this process, one image at a time) and the size of the weights read.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { humanModelsDir, loadFaceModels } from '@/service/checks/faces';
+import { decodeForFaces, humanModelsDir, loadFaceModels } from '@/service/checks/faces';
 import {
   loadRecognitionNet,
   recognitionDescriptor,
   recognitionModelFiles,
 } from '@/service/checks/face-recognition';
-import { descriptorSimilarity, FACE_INPUT_LONG_SIDE, faceUseConfig } from '@/shared/face-rules';
+import { descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
 import { loadEvalSet, type EvalEntry } from './lib/eval-set';
 import { equalError, spread, thresholdForFar } from './lib/match-rates';
 import { percentile } from './lib/percentile';
@@ -64,18 +63,7 @@ const described: Record<Model, { entry: EvalEntry; descriptor: number[] }[]> = {
 const cost: Record<Model | 'mesh', number[]> = { faceres: [], resnet: [], resnetMirrored: [], mesh: [] };
 
 for (const entry of entries) {
-  const { data, info } = await sharp(entry.path)
-    .rotate()
-    .resize({
-      width: FACE_INPUT_LONG_SIDE,
-      height: FACE_INPUT_LONG_SIDE,
-      fit: 'inside',
-      withoutEnlargement: true,
-    })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodeForFaces(entry.path);
   const image = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
   try {
     const mesh = await cpuMs(() => human.detect(image, faceUseConfig('count')));

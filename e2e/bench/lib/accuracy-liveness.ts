@@ -11,8 +11,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { fileRouter, humanModelsDir, wasmDir } from '@/service/checks/faces';
-import { FACE_INPUT_LONG_SIDE, humanConfig } from '@/shared/face-rules';
+import { decodeForFaces, fileRouter, humanModelsDir, wasmDir } from '@/service/checks/faces';
+import { humanConfig } from '@/shared/face-rules';
 import type { AccuracySection, EvalSet } from './eval-set';
 
 const require = createRequire(import.meta.url);
@@ -55,18 +55,7 @@ async function loadHuman(): Promise<{ human: Human; tf: Tf }> {
 }
 
 async function scores(human: Human, tf: Tf, image: Buffer) {
-  const { data, info } = await sharp(image)
-    .rotate()
-    .resize({
-      width: FACE_INPUT_LONG_SIDE,
-      height: FACE_INPUT_LONG_SIDE,
-      fit: 'inside',
-      withoutEnlargement: true,
-    })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodeForFaces(image);
   const values = Int32Array.from(data);
   const tensor = tf.tensor3d(values, [info.height, info.width, 3], 'int32');
   try {

@@ -158,9 +158,9 @@ export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie')
   return run;
 }
 
-/** Decodes an image file (bounded, EXIF-rotated, shrunk to FACE_INPUT_LONG_SIDE) and detects faces. */
-export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): Promise<FaceReading> {
-  const { data, info } = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
+/** An image (a file or its bytes) as the face models take it: bounded, EXIF-rotated, sRGB, shrunk to FACE_INPUT_LONG_SIDE. */
+export const decodeForFaces = (input: string | Buffer) =>
+  sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' })
     .rotate()
     .resize({
       width: FACE_INPUT_LONG_SIDE,
@@ -172,6 +172,10 @@ export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): 
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
+
+/** Decodes an image file (bounded, EXIF-rotated, shrunk to FACE_INPUT_LONG_SIDE) and detects faces. */
+export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): Promise<FaceReading> {
+  const { data, info } = await decodeForFaces(path);
   return detectFacesInPixels(
     {
       data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
