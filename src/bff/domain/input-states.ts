@@ -4,11 +4,10 @@ import type { InputDescriptor } from '@/shared/contract/send-input';
 import { flowInputSchema } from '@/shared/contract/service-api';
 import type { Step, VerificationData } from '@/shared/contract/verification';
 import { documentSides } from '@/shared/document-sides';
-import type { DocumentType } from '@/shared/flow';
+import { documentType } from '@/shared/flow';
 import type { InputSlotResult } from '../store/store';
 
 const inputListSchema = z.array(flowInputSchema);
-const documentTypes = new Set<string>(['passport', 'national-id', 'driving-license', 'proof-of-residency']);
 
 /** The slot a descriptor fills: its input type, with its group and page where it has them. */
 export function inputSlotOf(descriptor: InputDescriptor): string {
@@ -69,9 +68,8 @@ export function inputStatesOf(
     if (input.status === 0) return { ...base, state: 'notSent' };
     if (status === 'pending') {
       if (input.id === 'document-photo' && document && document.photos.length === 1) {
-        const sides = documentTypes.has(document.type)
-          ? documentSides(document.type as DocumentType, document.country)
-          : 'one';
+        const type = documentType.safeParse(document.type);
+        const sides = type.success ? documentSides(type.data, document.country) : 'one';
         if (sides === 'two' || (sides === 'one-or-two' && postponed))
           return { ...base, state: 'waitingForBack' };
       }

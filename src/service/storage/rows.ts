@@ -1,10 +1,12 @@
+import type { IdentityStatus } from '@/shared/contract/verification';
+
 /** The rows of the service's tables as SQLite returns them (see `db.ts` for the schema). */
 export interface VerificationRow {
   id: string;
   identity: string;
   flow_id: string;
   metadata: string | null;
-  status: 'pending' | 'running' | 'verified' | 'reviewNeeded' | 'rejected';
+  status: IdentityStatus;
   expired: number;
   skip_wait: number;
   wait_until: number | null;

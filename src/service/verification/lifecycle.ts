@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
+import type { FinalStatus } from '@/shared/contract/verification';
 import type { LivenessChallenge } from '@/shared/liveness-challenge';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
@@ -289,7 +290,7 @@ export class Lifecycle {
   }
 
   /** A reviewer's decision on a finished verification: sets its status, sends verification_updated. */
-  review(v: VerificationRow, status: 'verified' | 'reviewNeeded' | 'rejected') {
+  review(v: VerificationRow, status: FinalStatus) {
     this.ctx.db.transaction(() => {
       this.touch(v.id, { status });
       this.event(v, 'verification_updated');

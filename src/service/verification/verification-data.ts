@@ -2,6 +2,7 @@ import type { FlowInput } from '@/shared/contract/service-api';
 import type {
   DeviceFingerprint,
   DocumentField,
+  FinalStatus,
   Step,
   VerificationData,
 } from '@/shared/contract/verification';
@@ -37,7 +38,7 @@ export interface ProcessingResult {
   computed: { age: { data: number | null }; isDocumentExpired: { data: Record<string, boolean | null> } };
   financialInformation: { bankStatement?: unknown } | null;
   customFields: Record<string, string> | null;
-  finalStatus: 'verified' | 'reviewNeeded' | 'rejected';
+  finalStatus: FinalStatus;
   /** Keys (see stepKeys) of the steps already completed. */
   done: string[];
 }

@@ -4,10 +4,18 @@ export const identityStatuses = ['pending', 'running', 'verified', 'reviewNeeded
 export const identityStatus = z.enum(identityStatuses);
 export type IdentityStatus = z.infer<typeof identityStatus>;
 
-/** A reviewer's decision (PUT /v2/verifications/{id}/status). */
-export const reviewDecisions = ['verified', 'rejected', 'reviewNeeded'] as const;
+/** Where a verification ends: the service's decision, or a reviewer's (PUT /v2/verifications/{id}/status). */
+export const finalStatuses = [
+  'verified',
+  'rejected',
+  'reviewNeeded',
+] as const satisfies readonly IdentityStatus[];
+export type FinalStatus = (typeof finalStatuses)[number];
+export const isFinalStatus = (status: string): status is FinalStatus =>
+  (finalStatuses as readonly string[]).includes(status);
+export const reviewDecisions = finalStatuses;
 export const reviewDecision = z.enum(reviewDecisions);
-export type ReviewDecision = z.infer<typeof reviewDecision>;
+export type ReviewDecision = FinalStatus;
 
 export const stepErrorSchema = z.object({ type: z.string(), code: z.string(), message: z.string() });
 export type StepError = z.infer<typeof stepErrorSchema>;

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { VerificationStatus } from '@/shared/contract/bff-api';
+import { isFinalStatus } from '@/shared/contract/verification';
 import { getStatus } from '../api/wizard-api';
-
-const finalStatuses = new Set(['verified', 'reviewNeeded', 'rejected']);
 
 /** Polls the verification's status until it reaches a final one. */
 export function useVerificationStatus(verificationId: string, intervalMs = 2000) {
@@ -17,7 +16,7 @@ export function useVerificationStatus(verificationId: string, intervalMs = 2000)
         if (stopped) return;
         setStatus(next);
         setFailed(false);
-        if (finalStatuses.has(next.status)) return;
+        if (isFinalStatus(next.status)) return;
       } catch {
         if (stopped) return;
         setFailed(true);
@@ -30,5 +29,5 @@ export function useVerificationStatus(verificationId: string, intervalMs = 2000)
       clearTimeout(timer);
     };
   }, [verificationId, intervalMs]);
-  return { status, failed, final: !!status && finalStatuses.has(status.status) };
+  return { status, failed, final: !!status && isFinalStatus(status.status) };
 }

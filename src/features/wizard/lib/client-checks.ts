@@ -1,22 +1,33 @@
-import { sniffFormat, type FileFormat } from '@/shared/file-format';
+import {
+  extensionOf,
+  imageFormats,
+  mimeOf,
+  sniffFormat,
+  videoFormats,
+  type FileFormat,
+} from '@/shared/file-format';
 import { MAX_FILE_BYTES } from '@/shared/limits';
 
 export type ClientReason = `client.${string}`;
 export type AcceptKind = 'image' | 'video' | 'image-or-pdf' | 'pdf';
 
 const formatsOf: Record<AcceptKind, readonly FileFormat[]> = {
-  image: ['jpeg', 'png'],
-  video: ['mp4', 'mov', '3gp', 'webm', 'mkv'],
-  'image-or-pdf': ['jpeg', 'png', 'pdf'],
+  image: imageFormats,
+  video: videoFormats,
+  'image-or-pdf': [...imageFormats, 'pdf'],
   pdf: ['pdf'],
 };
 
-export const acceptAttribute: Record<AcceptKind, string> = {
-  image: 'image/jpeg,image/png,.jpg,.jpeg,.png',
-  video: 'video/mp4,video/webm,video/quicktime,video/3gpp,video/x-matroska,.mp4,.webm,.mov,.3gp,.mkv',
-  'image-or-pdf': 'image/jpeg,image/png,application/pdf,.jpg,.jpeg,.png,.pdf',
-  pdf: 'application/pdf,.pdf',
-};
+/** An `<input accept>` from the formats: their MIME types and extensions (`.jpeg` too, as people name them). */
+const acceptOf = (formats: readonly FileFormat[]) =>
+  [
+    ...formats.map((format) => mimeOf[format]),
+    ...formats.flatMap((format) => (format === 'jpeg' ? ['.jpg', '.jpeg'] : [`.${extensionOf[format]}`])),
+  ].join(',');
+
+export const acceptAttribute = Object.fromEntries(
+  Object.entries(formatsOf).map(([kind, formats]) => [kind, acceptOf(formats)]),
+) as Record<AcceptKind, string>;
 
 /** The format from the file's first bytes (never its name), or a client reason to refuse it. */
 export async function sniffAllowed(

@@ -1,6 +1,6 @@
 import type { CreatedVerification } from '@/shared/contract/bff-api';
 import type { ErrorCode } from '@/shared/error-codes';
-import type { FileField } from '@/shared/file-format';
+import { extensionOf, mimeOf, type FileField, type FileFormat } from '@/shared/file-format';
 import type { DocumentType } from '@/shared/flow';
 import { documentSides } from '@/shared/document-sides';
 import type { CustomField, InputDescriptor } from '@/shared/contract/send-input';
@@ -103,16 +103,10 @@ export function freshWizardState(flowId: string, verification: CreatedVerificati
   return { version: 1, flowId, verification, screen: 'welcome', stepIndex: 0, captures: {}, results: {} };
 }
 
-const extensionOfType: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'application/pdf': 'pdf',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-  'video/quicktime': 'mov',
-  'video/3gpp': '3gp',
-  'video/x-matroska': 'mkv',
-};
+/** MIME type → extension, from the formats the service accepts. */
+const extensionOfType: Record<string, string> = Object.fromEntries(
+  (Object.keys(mimeOf) as FileFormat[]).map((format) => [mimeOf[format], extensionOf[format]]),
+);
 
 /** A safe, unique upload name: the input id plus an extension from the type, or from the original name. */
 export function uploadNameOf(id: string, file: StoredFile): string {
