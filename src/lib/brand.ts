@@ -5,14 +5,24 @@ import { pageData } from './page-data';
 
 // The look comes from the BFF's settings: written into the wizard's page, or GET /api/brand; until
 // it answers, the default look.
-let brand: Brand = { name: 'IDV Capture', primaryColor: null, font: null, logoUrl: null, retentionDays: 90 };
+let brand: Brand = {
+  name: 'IDV Capture',
+  primaryColor: null,
+  onPrimaryColor: null,
+  primaryInkColor: null,
+  font: null,
+  logoUrl: null,
+  retentionDays: 90,
+};
 const listeners = new Set<() => void>();
 
 function apply(next: Brand) {
   brand = next;
   const root = document.documentElement.style;
-  // The BFF serves a colour with enough contrast against white (darkened if the setting had less).
+  // Fills keep the brand's colour; text on them and text in the colour on white read at 4.5:1 (the BFF chose them).
   if (next.primaryColor) root.setProperty('--accent', next.primaryColor);
+  if (next.onPrimaryColor) root.setProperty('--accent-fg', next.onPrimaryColor);
+  if (next.primaryInkColor) root.setProperty('--accent-ink', next.primaryInkColor);
   if (next.font) root.setProperty('--brand-font', next.font);
   listeners.forEach((listener) => listener());
 }

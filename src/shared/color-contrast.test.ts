@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessibleAccent, contrastRatio } from './color-contrast';
+import { accessibleAccent, brandPalette, contrastRatio } from './color-contrast';
 
 describe('colour contrast', () => {
   it('measures WCAG ratios', () => {
@@ -13,5 +13,16 @@ describe('colour contrast', () => {
     const yellow = accessibleAccent('#ffd400');
     expect(yellow.adjusted).toBe(true);
     expect(contrastRatio(yellow.color, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('keeps a light brand colour for fills, with dark text on it and a darker shade for text on white', () => {
+    const yellow = brandPalette('#F5C518');
+    expect(yellow.fill).toBe('#f5c518');
+    expect(yellow.onFill).toBe('#111827');
+    expect(contrastRatio(yellow.fill, yellow.onFill)).toBeGreaterThanOrEqual(4.5);
+    expect(yellow.inkAdjusted).toBe(true);
+    expect(contrastRatio(yellow.ink, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    const blue = brandPalette('#1d4ed8');
+    expect(blue).toEqual({ fill: '#1d4ed8', onFill: '#ffffff', ink: '#1d4ed8', inkAdjusted: false });
   });
 });

@@ -37,3 +37,23 @@ export function accessibleAccent(color: string, minimum = 4.5): { color: string;
   }
   return { color: '#000000', adjusted: true };
 }
+
+const dark = '#111827';
+const light = '#ffffff';
+
+/**
+ * The brand colour as set, for fills (buttons, progress), with what goes with it: the text colour
+ * on it (dark or light, whichever reads at 4.5:1 or better) and the colour for text, links and
+ * outlines on the white page (the colour itself, or its darkened shade when it is too light).
+ */
+export function brandPalette(color: string): {
+  fill: string;
+  onFill: string;
+  ink: string;
+  inkAdjusted: boolean;
+} {
+  const fill = color.toLowerCase();
+  const onFill = contrastRatio(fill, light) >= contrastRatio(fill, dark) ? light : dark;
+  const ink = accessibleAccent(fill);
+  return { fill, onFill, ink: ink.color, inkAdjusted: ink.adjusted };
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Brand } from '@/shared/contract/page-data';
 import { bffPaths } from '@/shared/contract/bff-paths';
-import { accessibleAccent } from '@/shared/color-contrast';
+import { brandPalette } from '@/shared/color-contrast';
 import type { BffConfig } from '../config';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';
@@ -17,22 +17,24 @@ const logoTypes: Record<string, string> = {
 };
 
 /**
- * The brand the wizard shows, from the BRAND_* settings (a colour with too little contrast is
- * darkened), with RETENTION_DAYS: the consent names the brand as the one receiving the data and
+ * The brand the wizard shows, from the BRAND_* settings (its colour kept for fills, with a text
+ * colour that reads on it, and a darker shade for text on white where it is too light), with RETENTION_DAYS: the consent names the brand as the one receiving the data and
  * says how long it is kept. Served at /api/brand and written into the wizard's HTML (spa.ts).
  */
 export function brandOf(config: BffConfig, log: FastifyBaseLogger): Brand {
   const { brand } = config;
-  const accent = brand.primaryColor ? accessibleAccent(brand.primaryColor) : null;
-  if (accent?.adjusted) {
-    log.warn(
-      { setting: brand.primaryColor, used: accent.color },
-      'BRAND_PRIMARY_COLOR has less than 4.5:1 contrast with white; a darker shade is used',
+  const palette = brand.primaryColor ? brandPalette(brand.primaryColor) : null;
+  if (palette?.inkAdjusted) {
+    log.info(
+      { setting: brand.primaryColor, text: palette.ink },
+      'BRAND_PRIMARY_COLOR has less than 4.5:1 contrast with white: buttons keep it, text and links use a darker shade',
     );
   }
   return {
     name: brand.name,
-    primaryColor: accent?.color ?? null,
+    primaryColor: palette?.fill ?? null,
+    onPrimaryColor: palette?.onFill ?? null,
+    primaryInkColor: palette?.ink ?? null,
     font: brand.font,
     logoUrl: brand.logoFile ? bffPaths.brandLogo : null,
     retentionDays: config.retentionDays,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { Link } from '@/lib/link';
 import type { FlowSummary } from '@/shared/flow';
 import '../lib/translations';
@@ -13,9 +14,7 @@ export default function FlowListPage() {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
-  useEffect(() => {
-    document.title = `${t('flows.title')} · IDV Capture`;
-  }, [t]);
+  usePageTitle(t('flows.title'));
 
   useEffect(() => {
     let cancelled = false;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { Link } from '@/lib/link';
 import { navigate } from '@/lib/router';
 import type { ClaimedHandoff } from '@/shared/contract/bff-api';
@@ -38,9 +39,7 @@ export default function HandoffPage({ token }: { token: string }) {
   const { t } = useTranslation('wizard');
   const [failed, setFailed] = useState(false);
 
-  useEffect(() => {
-    document.title = `${t('handoff.phoneTitle')} · IDV Capture`;
-  }, [t]);
+  usePageTitle(t('handoff.phoneTitle'));
 
   useEffect(() => {
     let claim = claims.get(token);

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { lazyScreen } from '@/lib/lazy-screen';
 import { useScreenSettled } from '@/lib/use-screen-settled';
 import { Link } from '@/lib/link';
@@ -147,9 +148,7 @@ export default function WizardPage({ flowId }: { flowId: string }) {
       return { verificationId: state.verification.verificationId, carry: carryOf(state, steps) };
     });
 
-  useEffect(() => {
-    document.title = `${t('title')} · IDV Capture`;
-  }, [t]);
+  usePageTitle(t('title'));
 
   if (load.phase === 'loading') return <p aria-live="polite">{t('starting')}</p>;
   if (load.phase === 'error') {
