@@ -57,8 +57,11 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // The tests mostly wait on the product (timers, the service's steps, camera clips), so four
+  // browsers at once on two cores; E2E_WORKERS sets another number.
+  workers: Number(process.env.E2E_WORKERS ?? 4),
+  // No second tries: a test that fails once is a bug to fix, in the test or the product.
+  retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? 'test-results/playwright.json' }]],
   use: {

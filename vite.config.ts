@@ -125,9 +125,8 @@ export default defineConfig({
     // Two files at once even on two cores: most integration tests wait on servers, timers and
     // child processes more than they compute.
     maxWorkers: 2,
-    // Integration tests run real servers and timers; on a CI machine shared with others, a second
-    // try tells a load hiccup from a bug (.ci/test.mjs lists any test that still fails).
-    retry: process.env.CI ? 2 : 0,
+    // No second tries: a test that fails once is a bug to fix, in the test or the product.
+    retry: 0,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
   },
 });
