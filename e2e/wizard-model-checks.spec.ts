@@ -170,6 +170,8 @@ test('a camera that sees a face: the guide says ready and the selfie passes the 
     await wizard.button('Take a photo with the camera').click();
     await wizard.button('Open the camera').click();
     await expect(cameraGuide(page)).toHaveText(/Hold still: ready to take the photo/, { timeout: 60_000 });
+    // The sign before the advice is for the eye: a screen reader reads the advice alone (issue 22, item 12).
+    expect(await cameraGuide(page).ariaSnapshot()).toMatch(/^- status: "?Hold still/);
     await wizard.button('Take photo').click();
     await wizard.button('Use this photo').click();
     await expect(page.getByRole('figure')).toHaveCount(1, { timeout: 60_000 });

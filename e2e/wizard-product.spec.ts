@@ -203,6 +203,8 @@ for (const [device, options] of Object.entries(viewports)) {
       await wizard.start('ar-national-id');
       await wizard.continue();
       await expect(page.getByText('Upload a photo (JPEG or PNG)')).toBeVisible();
+      // Only a screen with a mouse is told it may drag a file (issue 22, item 12).
+      await expect(page.getByText('or drag a file here')).toHaveCount(device === 'phone' ? 0 : 1);
       await wizard.screenshot('document-front-tiles');
       await wizard.button('Take a photo with the camera').click();
       await expect(page.getByRole('heading', { name: 'Before the camera opens' })).toBeVisible();

@@ -90,7 +90,13 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
         className={`camera-status${message ? (message.ok ? ' camera-status-ok' : ' camera-status-warn') : ''}`}
         role="status"
       >
-        {stream && message ? t(message.key) : ''}
+        {stream && message && (
+          <>
+            {/* The sign is for the eye; a screen reader reads the advice alone. */}
+            <span aria-hidden="true">{message.ok ? '✓ ' : '! '}</span>
+            {t(message.key)}
+          </>
+        )}
       </p>
       {!stream && <p aria-live="polite">{t('camera.starting')}</p>}
       <button

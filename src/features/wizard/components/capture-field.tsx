@@ -10,6 +10,7 @@ import {
   type DragEvent,
 } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { useMediaQuery } from '@/lib/use-media-query';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import type { LivenessChallenge } from '@/shared/liveness-challenge';
@@ -66,6 +67,7 @@ type Props = {
 /** The camera's way: tips first, then the live camera, then the shot shown large to confirm. */
 type CameraState = 'closed' | 'tips' | 'open' | 'confirm' | 'denied' | 'missing' | 'error';
 
+const dragScreen = '(hover: hover) and (pointer: fine) and (min-width: 600px)';
 const imageAccepts = new Set<AcceptKind>(['image', 'image-or-pdf']);
 // Photos in other formats are taken too: they are turned into JPEG here (lib/convert-image).
 const convertibleAccept = 'image/heic,image/heif,image/webp,image/avif,.heic,.heif,.webp,.avif';
@@ -98,6 +100,8 @@ export function CaptureField({
   const { language } = i18n;
   const inputId = useId();
   const hintId = useId();
+  // Files are dragged with a mouse on a large screen; a phone is never told to drag one.
+  const canDrag = useMediaQuery(dragScreen);
   const fileInput = useRef<HTMLInputElement>(null);
   const region = useRef<HTMLElement>(null);
   const [busy, setBusy] = useState(false);
@@ -350,7 +354,7 @@ export function CaptureField({
             accept={converts ? `${acceptAttribute[accept]},${convertibleAccept}` : acceptAttribute[accept]}
             onChange={onChange}
             disabled={busy}
-            aria-describedby={hintId}
+            aria-describedby={canDrag ? hintId : undefined}
           />
           <label htmlFor={inputId}>
             <span className="tile-icon" aria-hidden="true">
@@ -358,9 +362,11 @@ export function CaptureField({
             </span>
             {uploadLabel}
           </label>
-          <span id={hintId} className="tile-hint">
-            {t('capture.dropHint')}
-          </span>
+          {canDrag && (
+            <span id={hintId} className="tile-hint">
+              {t('capture.dropHint')}
+            </span>
+          )}
         </div>
       </div>
       {busy && (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useMediaQuery } from '@/lib/use-media-query';
 
 const largeScreen = '(min-width: 1024px)';
 
@@ -7,12 +8,9 @@ const largeScreen = '(min-width: 1024px)';
  * There the phone is the better camera, so the wizard offers it first.
  */
 export function useComputer(): boolean {
-  const [large, setLarge] = useState(() => globalThis.matchMedia?.(largeScreen).matches ?? false);
+  const large = useMediaQuery(largeScreen);
   const [noCamera, setNoCamera] = useState(false);
   useEffect(() => {
-    const query = globalThis.matchMedia?.(largeScreen);
-    const changed = () => setLarge(query.matches);
-    query?.addEventListener('change', changed);
     let stopped = false;
     // Device kinds are listed without a permission prompt (labels stay empty until one).
     void navigator.mediaDevices
@@ -21,7 +19,6 @@ export function useComputer(): boolean {
       .catch(() => undefined);
     return () => {
       stopped = true;
-      query?.removeEventListener('change', changed);
     };
   }, []);
   return large || noCamera;
