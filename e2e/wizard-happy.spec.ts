@@ -58,7 +58,11 @@ test.describe('wizard: happy paths', () => {
         timeout: 20_000,
       },
     );
-    // The person sees the state and what happens next, not the service's internal checks.
+    // The person sees the state and what happens next, not the service's internal checks; the
+    // flow does not tell the decision (showDecision off): the business does (issue 22, item 13).
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your verification was received' }),
+    ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'What happens next' })).toBeVisible();
     await expect(page.getByText('Document reading')).toHaveCount(0);
   });
@@ -161,6 +165,17 @@ test.describe('wizard: happy paths', () => {
     await wizard.expectAccessible('uploading');
     expect((await response).status()).toBe(201);
     await wizard.expectDone();
+    // This flow tells the person the decision (showDecision), once there is one.
+    await expect(page.locator('[data-status]')).toHaveAttribute(
+      'data-status',
+      /verified|reviewNeeded|rejected/,
+      {
+        timeout: 20_000,
+      },
+    );
+    await expect(page.getByRole('status').filter({ hasText: 'Your verification was received' })).toHaveCount(
+      0,
+    );
     expect(skips.some((p) => p.endsWith('/skip-upload-wait'))).toBe(true);
     const { inputs } = await wizard.sentInputs(0);
     expect(inputs.map((i) => [i.inputType, i.group ?? null, i.data.page ?? null])).toEqual([

@@ -123,6 +123,12 @@ export const flowSchema = z
     description: z.string().optional(),
     merits: z.array(meritSchema),
     consent: flowConsentSchema.optional(),
+    /**
+     * Whether the done screen tells the person the decision ("Your identity is verified"). By
+     * default it says the verification was received: the business that asked for it decides and
+     * tells the person, as most products do.
+     */
+    showDecision: z.boolean().default(false),
     translations: z.partialRecord(z.enum(flowLanguages), flowTextsSchema).optional(),
   })
   .superRefine((flow, ctx) => {

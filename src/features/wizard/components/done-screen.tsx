@@ -7,12 +7,26 @@ const icons = { waiting: '…', ok: '✓', attention: '!' } as const;
  * The end: a clear state (icon, live status) and what happens next. The service's internal
  * checks are staff business and are not listed here.
  */
-export function DoneScreen({ verificationId, onRestart }: { verificationId: string; onRestart: () => void }) {
+export function DoneScreen({
+  verificationId,
+  showDecision,
+  onRestart,
+}: {
+  verificationId: string;
+  /** The flow's `showDecision`: otherwise a final status reads "received" whatever it is. */
+  showDecision: boolean;
+  onRestart: () => void;
+}) {
   const { t } = useTranslation('wizard');
   const { status, failed, final } = useVerificationStatus(verificationId);
   const value = status?.status;
+  const shown = final && !showDecision ? 'received' : value;
   const tone =
-    value === 'verified' ? 'ok' : value === 'rejected' || value === 'reviewNeeded' ? 'attention' : 'waiting';
+    shown === 'verified' || shown === 'received'
+      ? 'ok'
+      : shown === 'rejected' || shown === 'reviewNeeded'
+        ? 'attention'
+        : 'waiting';
   return (
     <div className="stack">
       <div className="done-state">
@@ -22,7 +36,7 @@ export function DoneScreen({ verificationId, onRestart }: { verificationId: stri
         <div>
           <p className="ok">{t('done.accepted')}</p>
           <p role="status" aria-live="polite" data-status={value ?? ''}>
-            <strong>{status ? t(`status.${status.status}`) : t('done.statusLoading')}</strong>
+            <strong>{shown ? t(`status.${shown}`) : t('done.statusLoading')}</strong>
           </p>
           {!final && status && <p className="muted">{t('done.following')}</p>}
           {failed && <p className="error">{t('done.statusUnavailable')}</p>}
@@ -30,7 +44,7 @@ export function DoneScreen({ verificationId, onRestart }: { verificationId: stri
       </div>
       <section aria-labelledby="next-title">
         <h2 id="next-title">{t('done.nextTitle')}</h2>
-        <p>{t(`done.next.${value ?? 'running'}`)}</p>
+        <p>{t(`done.next.${shown ?? 'running'}`)}</p>
       </section>
       <p className="muted">
         {t('done.reference')} <code>{verificationId}</code>

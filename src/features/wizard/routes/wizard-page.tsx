@@ -263,6 +263,7 @@ export default function WizardPage({ flowId }: { flowId: string }) {
         {state && screen === 'done' && (
           <DoneScreen
             verificationId={state.verification.verificationId}
+            showDecision={flow.showDecision}
             onRestart={() => void wizard.restart()}
           />
         )}
