@@ -152,6 +152,17 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   await expect(row).toBeVisible();
   expect(await staff.seriousViolations()).toEqual([]);
   await staff.expectFitsNarrowScreens();
+  // At 390 px the list's columns do not fit: it says so and scrolls sideways by keyboard too (item 17).
+  const list = page.getByRole('table', { name: 'Verifications, newest first' });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.getByText('Scroll the table sideways to see all its columns.')).toBeVisible();
+  const scroller = page.getByRole('region', { name: 'Verifications, newest first' });
+  await scroller.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  await expect(list.getByRole('columnheader', { name: 'Last event' })).toBeAttached();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByText('Scroll the table sideways to see all its columns.')).toHaveCount(0);
 
   // One verification, readably.
   await row.getByRole('link', { name: verificationId }).click();
@@ -225,13 +236,22 @@ test('a demo started from the console shows up live and reads well', async ({ pa
 
   // Erasure, after a confirmation: the verification and its media are gone.
   const photoUrl = (await photo.getAttribute('src'))!;
-  await review.getByRole('button', { name: 'Delete this verification' }).click();
-  const confirm = page.getByRole('alertdialog', { name: /Delete this verification, its data and its media/ });
+  // It looks destructive, and its confirmation names the verification and what goes (issue 22, item 15).
+  const erase = review.getByRole('button', { name: 'Delete this verification' });
+  await expect(erase).toHaveCSS('background-color', 'rgb(185, 28, 28)');
+  await erase.click();
+  const confirm = page.getByRole('alertdialog', { name: `Delete verification ${verificationId}?` });
+  await expect(confirm).toContainText('the document photos, the selfie or video');
+  await expect(confirm).toContainText('It cannot be undone.');
+  expect(await staff.seriousViolations()).toEqual([]);
   await confirm.getByRole('button', { name: 'Keep it' }).click();
   await expect(confirm).toHaveCount(0);
-  await review.getByRole('button', { name: 'Delete this verification' }).click();
-  await confirm.getByRole('button', { name: 'Yes, delete it' }).click();
-  await expect(page).toHaveURL(/\/console\/verifications$/);
+  await erase.click();
+  await confirm.getByRole('button', { name: 'Delete for good' }).click();
+  await expect(page).toHaveURL(/\/console\/verifications\?deleted=/);
+  await expect(
+    page.getByRole('status').filter({ hasText: `Verification ${verificationId} was deleted` }),
+  ).toBeVisible();
   await expect(page.getByRole('link', { name: verificationId })).toHaveCount(0);
   expect((await page.request.get(photoUrl)).status()).toBe(404);
   expect((await page.request.get(`/api/staff/verifications/${verificationId}`)).status()).toBe(404);

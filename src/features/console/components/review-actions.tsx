@@ -40,13 +40,33 @@ export function ReviewActions({ id, status }: { id: string; status: IdentityStat
           {t('review.erase')}
         </button>
       ) : (
-        <div role="alertdialog" aria-labelledby="detail-erase-question" className="confirm">
-          <p id="detail-erase-question">{t('review.eraseQuestion')}</p>
+        <div
+          role="alertdialog"
+          aria-labelledby="detail-erase-question"
+          aria-describedby="detail-erase-what"
+          className="confirm danger-zone"
+        >
+          <p id="detail-erase-question">
+            <strong>{t('review.eraseQuestion', { id })}</strong>
+          </p>
+          <div id="detail-erase-what">
+            <p>{t('review.eraseWhatTitle')}</p>
+            <ul>
+              {(['person', 'media', 'answers', 'history'] as const).map((part) => (
+                <li key={part}>{t(`review.eraseWhat.${part}`)}</li>
+              ))}
+            </ul>
+            <p>{t('review.eraseForGood')}</p>
+          </div>
           <button
             type="button"
             className="danger"
             disabled={erase.isPending}
-            onClick={() => erase.mutate(undefined, { onSuccess: () => navigate('/console/verifications') })}
+            onClick={() =>
+              erase.mutate(undefined, {
+                onSuccess: () => navigate(`/console/verifications?deleted=${encodeURIComponent(id)}`),
+              })
+            }
           >
             {t('review.eraseConfirm')}
           </button>

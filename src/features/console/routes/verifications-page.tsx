@@ -20,6 +20,8 @@ export function VerificationsPage({ search }: { search: string }) {
   const verifications = useVerifications();
   const flows = useFlowSummaries();
   const filter = filterFromSearch(search);
+  // Set by the erasure on the verification's page, which brings the reviewer back here.
+  const deleted = new URLSearchParams(search).get('deleted');
   const statusId = useId();
   const flowId = useId();
 
@@ -37,6 +39,11 @@ export function VerificationsPage({ search }: { search: string }) {
   return (
     <section aria-labelledby="console-verifications-title">
       <h1 id="console-verifications-title">{t('verifications.title')}</h1>
+      {deleted && (
+        <p role="status" className="notice">
+          {t('verifications.deleted', { id: deleted })}
+        </p>
+      )}
       <fieldset className="filters">
         <legend>{t('verifications.filters')}</legend>
         <div className="field">
