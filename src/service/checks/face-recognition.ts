@@ -90,27 +90,52 @@ export const DLIB_TEMPLATE_150: readonly (readonly [number, number])[] = [
   [0.726104, 0.780233],
 ].map(([x, y]) => [((x + 0.25) / 1.5) * CHIP, ((y + 0.25) / 1.5) * CHIP] as const);
 
+/** dlib's template turned by `degrees` about the chip's centre. */
+const turnedTemplate = (degrees: number) => {
+  const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
+  const c = CHIP / 2;
+  return DLIB_TEMPLATE_150.map(
+    ([x, y]) => [c + cos * (x - c) - sin * (y - c), c + sin * (x - c) + cos * (y - c)] as const,
+  );
+};
+
+export interface DescriptorViews {
+  /** Chips turned by these angles (degrees) about the aligned chip's centre, their descriptors averaged. */
+  turns?: readonly number[];
+  /** Each chip's mirror image too. */
+  mirrored?: boolean;
+}
+
 /**
  * The 128-d descriptor of the face whose mesh is given, in `image` (int32 or float RGB,
- * [height, width, 3]); undefined when the mesh lacks the landmarks the chip is cut along.
- * `mirrored` averages the descriptors of the chip and of its mirror image.
+ * [height, width, 3]); undefined when the mesh lacks the landmarks the chip is cut along. With
+ * several views, the mean of their descriptors (one batch through the network).
  */
 export async function recognitionDescriptor(
   net: RecognitionNet,
   image: Tf.Tensor3D,
   mesh: DetectedFace['mesh'],
-  mirrored = false,
+  { turns = [0], mirrored = false }: DescriptorViews = {},
 ): Promise<number[] | undefined> {
-  const chip = alignedChip(net.tf, image, mesh, CHIP, DLIB_TEMPLATE_150, CHIP);
-  if (!chip) return undefined;
+  const chips: Tf.Tensor4D[] = [];
   try {
-    return await chipDescriptor(net, chip, mirrored);
+    for (const turn of turns) {
+      const chip = alignedChip(net.tf, image, mesh, CHIP, turnedTemplate(turn), CHIP);
+      if (!chip) return undefined;
+      chips.push(chip);
+    }
+    const batch = chips.length === 1 ? chips[0] : (net.tf.concat(chips, 0) as Tf.Tensor4D);
+    try {
+      return await chipDescriptor(net, batch, mirrored);
+    } finally {
+      if (batch !== chips[0]) batch.dispose();
+    }
   } finally {
-    chip.dispose();
+    for (const chip of chips) chip.dispose();
   }
 }
 
-/** The descriptor of a 150×150 RGB chip (float32 0–255, [1, 150, 150, 3]). */
+/** The mean descriptor of a batch of 150×150 RGB chips (float32 0–255, [n, 150, 150, 3]). */
 export async function chipDescriptor(net: RecognitionNet, chip: Tf.Tensor4D, mirrored = false) {
   const { tf } = net;
   const descriptor = tf.tidy(() => {
