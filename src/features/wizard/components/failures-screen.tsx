@@ -3,19 +3,20 @@ import { partLabel } from '../lib/part-label';
 import { promptCode } from '../lib/prompt-code';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
+import type { WizardEvent } from '../lib/wizard-machine';
 import { failuresToRetake, heldBackInputs, planInputs, type WizardState } from '../lib/wizard-model';
 import { ProblemMessage } from './problem-message';
 
 type Props = {
   steps: WizardStep[];
   state: WizardState;
-  update: (change: (state: WizardState, steps: WizardStep[]) => WizardState) => void;
+  dispatch: (event: WizardEvent) => void;
 };
 
 const passwordCodes = new Set<string>(['bankDocument.passwordRequired', 'bankDocument.passwordFailed']);
 
 /** Each failed input with what went wrong, what to do, and a button back to exactly that capture. */
-export function FailuresScreen({ steps, state, update }: Props) {
+export function FailuresScreen({ steps, state, dispatch }: Props) {
   const { t } = useTranslation('wizard');
   const planned = planInputs(steps, state.captures);
   const failures = failuresToRetake(planned, state.results);
@@ -49,16 +50,15 @@ export function FailuresScreen({ steps, state, update }: Props) {
                 type="button"
                 className={i === 0 ? undefined : 'secondary'}
                 onClick={() =>
-                  update((s) => ({
-                    ...s,
-                    screen: 'steps',
+                  dispatch({
+                    type: 'retaken',
                     stepIndex: input.stepIndex,
                     retake: {
                       inputId: input.id,
                       code: outcome.error.code,
                       fileKey: passwordCodes.has(outcome.error.code) ? undefined : input.file?.stored.key,
                     },
-                  }))
+                  })
                 }
               >
                 {t('failures.retake', { input: name(input) })}

@@ -1,22 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { CustomFieldDefinition } from '@/shared/flow';
-import { getStatus, skipUploadWait } from '../api/wizard-api';
 import { countryName } from '../lib/display-names';
 import { partLabel } from '../lib/part-label';
-import { buildSendInputForm, classifyFailure, sendInputs, type RequestFailure } from '../lib/send-input';
 import { stepTitle } from '../lib/step-titles';
 import type { WizardStep } from '../lib/steps';
-import { deleteBlobs } from '../lib/storage';
-import {
-  failuresToRetake,
-  isStepComplete,
-  pendingInputs,
-  planInputs,
-  type InputError,
-  type InputOutcome,
-  type WizardState,
-} from '../lib/wizard-model';
+import type { WizardEvent } from '../lib/wizard-machine';
+import { isStepComplete, planInputs, type WizardState } from '../lib/wizard-model';
+import { useSendInputs } from '../hooks/use-send-inputs';
 import { FilePreview } from './file-preview';
 import { RequestError } from './request-error';
 import { UploadProgress } from './upload-progress';
@@ -25,7 +15,7 @@ type Props = {
   steps: WizardStep[];
   state: WizardState;
   getBlob: (key: string) => Promise<Blob | undefined>;
-  update: (change: (state: WizardState, steps: WizardStep[]) => WizardState) => void;
+  dispatch: (event: WizardEvent) => void;
   restart: () => void;
 };
 
@@ -67,125 +57,19 @@ function FieldValues({
   );
 }
 
-export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) {
+export function ReviewScreen({ steps, state, getBlob, dispatch, restart }: Props) {
   const { t, i18n } = useTranslation('wizard');
-  const [progress, setProgress] = useState<number | null>(null);
-  const [failure, setFailure] = useState<RequestFailure | null>(null);
-  const [cancelled, setCancelled] = useState(false);
-  const [checking, setChecking] = useState(false);
-  const upload = useRef<AbortController | null>(null);
-  // A reload (or a closed tab) during an upload: whether it arrived is asked before any new send,
-  // so that the person is never offered a send the service would refuse.
-  const [askingStatus, setAskingStatus] = useState(!!state.sendingSince);
-  const interrupted = !!state.sendingSince;
-  const verificationId = state.verification.verificationId;
-
-  useEffect(() => {
-    if (!interrupted || upload.current) return;
-    let stopped = false;
-    getStatus(verificationId).then(
-      (status) => {
-        if (stopped) return;
-        setAskingStatus(false);
-        // Processing started: everything arrived and nothing more can be sent.
-        if (status.status !== 'pending') update((s) => ({ ...s, sendingSince: undefined, screen: 'done' }));
-        else update((s) => ({ ...s, sendingSince: undefined }));
-      },
-      () => !stopped && setAskingStatus(false),
-    );
-    return () => {
-      stopped = true;
-    };
-  }, [interrupted, verificationId, update]);
+  const { send, cancel, toSend, progress, sending, failure, cancelled, checking, askingStatus } =
+    useSendInputs({
+      steps,
+      state,
+      getBlob,
+      dispatch,
+    });
   const planned = planInputs(steps, state.captures);
   const incomplete = steps.filter((step) => !isStepComplete(step, state.captures[step.key]));
-  const toSend = pendingInputs(planned, state.results);
+  const goTo = (stepIndex: number) => dispatch({ type: 'stepChosen', stepIndex });
 
-  const goTo = (stepIndex: number) =>
-    update((s) => ({ ...s, screen: 'steps', stepIndex, retake: undefined }));
-
-  async function send() {
-    setFailure(null);
-    setCancelled(false);
-    setChecking(true);
-    // Everything the browser can already refuse is told now, together, and stays here.
-    const { checkHeldInputs } = await import('../checks/check-held-inputs');
-    const refused = await checkHeldInputs(toSend, planned, steps, getBlob).catch(
-      (): Record<string, InputError> => ({}),
-    );
-    setChecking(false);
-    const refusedResults = Object.fromEntries(
-      Object.entries(refused).map(([id, error]): [string, InputOutcome] => [id, { state: 'failed', error }]),
-    );
-    const sendNow = toSend.filter((input) => !refused[input.id]);
-    if (!sendNow.length) {
-      update((s) => ({ ...s, results: { ...s.results, ...refusedResults }, screen: 'failures' }));
-      return;
-    }
-    setProgress(0);
-    const controller = new AbortController();
-    upload.current = controller;
-    update((s) => ({ ...s, sendingSince: new Date().toISOString() }));
-    const parts = await Promise.all(
-      sendNow.map(async (input) => ({
-        input,
-        blob: input.file ? await getBlob(input.file.stored.key) : undefined,
-      })),
-    );
-    const outcome = await sendInputs(
-      state.verification.identity,
-      buildSendInputForm(parts),
-      setProgress,
-      controller.signal,
-    );
-    upload.current = null;
-    if (!outcome.ok) {
-      setProgress(null);
-      update((s) => ({ ...s, sendingSince: undefined }));
-      if (controller.signal.aborted) {
-        setCancelled(true);
-        return;
-      }
-      // Everything arrived already (an earlier upload finished after all): the "locked" screen
-      // offers the status only, never another send.
-      setFailure(classifyFailure(outcome.status, outcome.error));
-      return;
-    }
-    // The service's answers and the browser's refusals, on one failures screen.
-    const results: Record<string, InputOutcome> = { ...state.results, ...refusedResults };
-    sendNow.forEach((input, i) => {
-      const result = outcome.results[i];
-      if (!result) return;
-      results[input.id] =
-        result.result === true ? { state: 'accepted' } : { state: 'failed', error: result.error };
-    });
-    const allAccepted = planned.every((input) => results[input.id]?.state === 'accepted');
-    let skippedUploadWait = state.skippedUploadWait;
-    if (allAccepted) {
-      // A front sent without its back would wait for it; the person said there is none.
-      const waiting = steps.some((step) => {
-        const capture = state.captures[step.key];
-        return step.kind === 'document' && capture?.kind === 'document' && capture.noBack;
-      });
-      if (waiting && !skippedUploadWait) {
-        skippedUploadWait = await skipUploadWait(state.verification.verificationId).then(
-          () => true,
-          () => false,
-        );
-      }
-      void deleteBlobs(`${state.verification.verificationId}/`).catch(() => undefined);
-    }
-    setProgress(null);
-    update((s) => ({
-      ...s,
-      results,
-      skippedUploadWait,
-      sendingSince: undefined,
-      screen: allAccepted ? 'done' : failuresToRetake(planned, results).length ? 'failures' : 'review',
-    }));
-  }
-
-  const sending = progress !== null;
   if (askingStatus) {
     return (
       <p role="status" className="muted">
@@ -245,11 +129,11 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
           </section>
         );
       })}
-      {sending && (
+      {progress !== null && (
         <div className="stack">
           <UploadProgress fraction={progress} />
           <div className="actions">
-            <button type="button" className="secondary" onClick={() => upload.current?.abort()}>
+            <button type="button" className="secondary" onClick={cancel}>
               {t('review.cancelUpload')}
             </button>
           </div>
@@ -270,7 +154,7 @@ export function ReviewScreen({ steps, state, getBlob, update, restart }: Props) 
           failure={failure}
           onRetry={() => void send()}
           onRestart={restart}
-          onStatus={() => update((s) => ({ ...s, screen: 'done' }))}
+          onStatus={() => dispatch({ type: 'finished' })}
         />
       )}
       <div className="actions">

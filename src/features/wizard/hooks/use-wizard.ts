@@ -4,17 +4,9 @@ import type { CreatedVerification } from '@/shared/contract/bff-api';
 import type { Flow } from '@/shared/flow';
 import { createVerification, getFlow } from '../api/wizard-api';
 import { buildSteps, type WizardStep } from '../lib/steps';
-import { reach, type Position } from '../lib/wizard-position';
 import * as storage from '../lib/storage';
-import {
-  failuresToRetake,
-  freshWizardState,
-  keepValidResults,
-  planInputs,
-  type Capture,
-  type StoredFile,
-  type WizardState,
-} from '../lib/wizard-model';
+import { wizardReducer, type WizardEvent } from '../lib/wizard-machine';
+import { freshWizardState, type StoredFile, type WizardState } from '../lib/wizard-model';
 
 /**
  * `welcome`: the flow's welcome and consent screen, with nothing created yet; `ready`: a
@@ -54,9 +46,6 @@ function persistable(state: WizardState): WizardState {
   return { ...state, captures };
 }
 
-/** A document step opens on its choice of document, so that history has an entry for it. */
-const firstPartOf = (step: WizardStep | undefined) => (step?.kind === 'document' ? 'choose' : undefined);
-
 export function useWizard(flowId: string) {
   const [load, setLoad] = useState<WizardLoad>({ phase: 'loading' });
   const blobs = useRef(new Map<string, Blob>());
@@ -85,11 +74,12 @@ export function useWizard(flowId: string) {
 
   useEffect(() => begin(false), [begin]);
 
-  const update = useCallback(
-    (change: (state: WizardState, steps: WizardStep[]) => WizardState) => {
+  /** Every change of the wizard's state goes through here: the event, then the reducer (wizard-machine.ts). */
+  const dispatch = useCallback(
+    (event: WizardEvent) => {
       setLoad((current) => {
         if (current.phase !== 'ready') return current;
-        const state = change(current.state, current.steps);
+        const state = wizardReducer(current.state, current.steps, event);
         void storage.saveState(flowId, persistable(state)).catch(() => undefined);
         starting.set(flowId, Promise.resolve({ flow: current.flow, state }));
         return { ...current, state };
@@ -124,49 +114,6 @@ export function useWizard(flowId: string) {
     return blob;
   }, []);
 
-  const saveCapture = useCallback(
-    (stepKey: string, capture: Capture) =>
-      update((state, steps) => {
-        const captures = { ...state.captures, [stepKey]: capture };
-        const results = keepValidResults(
-          planInputs(steps, state.captures),
-          planInputs(steps, captures),
-          state.results,
-        );
-        return { ...state, captures, results };
-      }),
-    [update],
-  );
-
-  /** After a step: the next step, or back to the failures / review screen when retaking. */
-  const next = useCallback(
-    () =>
-      update((state, steps) => {
-        if (state.retake) {
-          const left = failuresToRetake(planInputs(steps, state.captures), state.results);
-          return {
-            ...state,
-            retake: undefined,
-            part: undefined,
-            screen: left.length ? 'failures' : 'review',
-          };
-        }
-        if (state.stepIndex + 1 >= steps.length)
-          return { ...state, screen: 'review', stepIndex: steps.length - 1, part: undefined };
-        return { ...state, stepIndex: state.stepIndex + 1, part: firstPartOf(steps[state.stepIndex + 1]) };
-      }),
-    [update],
-  );
-
-  /** To a position the person asked for (Back, a link, the browser's history), as far as allowed. */
-  const go = useCallback(
-    (position: Position) => update((state, steps) => reach(state, steps, position)),
-    [update],
-  );
-
-  /** A step's sub-screen (a document's choice, front, back). */
-  const goPart = useCallback((part: string) => update((state) => ({ ...state, part })), [update]);
-
   const creating = useRef<Promise<CreatedVerification> | null>(null);
   /**
    * The person agreed: the verification is created now (not before), and the steps start, or
@@ -174,14 +121,10 @@ export function useWizard(flowId: string) {
    */
   const consent = useCallback(
     async ({ stay = false }: { stay?: boolean } = {}): Promise<WizardState> => {
-      const begin = (state: WizardState, steps: WizardStep[]): WizardState =>
-        stay ? state : { ...state, screen: 'steps', stepIndex: 0, part: firstPartOf(steps[0]) };
+      const agreed: WizardEvent = { type: 'consented', at: new Date().toISOString(), stay };
       if (load.phase === 'ready') {
-        const state = begin(
-          { ...load.state, consentedAt: load.state.consentedAt ?? new Date().toISOString() },
-          load.steps,
-        );
-        update(() => state);
+        const state = wizardReducer(load.state, load.steps, agreed);
+        dispatch(agreed);
         return state;
       }
       if (load.phase !== 'welcome') throw new Error('wizard not ready');
@@ -189,16 +132,13 @@ export function useWizard(flowId: string) {
       creating.current ??= createVerification(flowId).finally(() => (creating.current = null));
       const verification = await creating.current;
       const { flow, steps } = load;
-      const state = begin(
-        { ...freshWizardState(flowId, verification), consentedAt: new Date().toISOString() },
-        steps,
-      );
+      const state = wizardReducer(freshWizardState(flowId, verification), steps, agreed);
       await storage.saveState(flowId, persistable(state)).catch(() => undefined);
       starting.set(flowId, Promise.resolve({ flow, state }));
       setLoad({ phase: 'ready', flow, steps, state });
       return state;
     },
-    [flowId, load, update],
+    [flowId, load, dispatch],
   );
 
   const restart = useCallback(async () => {
@@ -215,7 +155,7 @@ export function useWizard(flowId: string) {
     begin(false);
   }, [begin]);
 
-  return { load, update, storeFile, getBlob, saveCapture, next, go, goPart, consent, restart, retry };
+  return { load, dispatch, storeFile, getBlob, consent, restart, retry };
 }
 
 export type Wizard = ReturnType<typeof useWizard>;

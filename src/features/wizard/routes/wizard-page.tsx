@@ -17,8 +17,8 @@ import { stepTitle } from '../lib/step-titles';
 import type { HandoffRequest } from '@/shared/contract/bff-api';
 import type { WizardStep } from '../lib/steps';
 import { flowName, localizeSteps } from '../lib/flow-texts';
-import { planInputs, withoutPart, type WizardState } from '../lib/wizard-model';
-import { previousPosition } from '../lib/wizard-position';
+import { planInputs, withoutPart, type Capture, type WizardState } from '../lib/wizard-model';
+import { previousPosition, type Position } from '../lib/wizard-position';
 
 // Each screen's code loads when the screen is shown: the first screen (the welcome) carries none,
 // and the others are fetched once it has shown and the page is idle (so that moving on never waits,
@@ -68,10 +68,10 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
     retake,
     storeFile: wizard.storeFile,
     getBlob: wizard.getBlob,
-    save: (capture: Parameters<Wizard['saveCapture']>[1]) => wizard.saveCapture(step.key, capture),
-    next: wizard.next,
+    save: (capture: Capture) => wizard.dispatch({ type: 'captured', stepKey: step.key, capture }),
+    next: () => wizard.dispatch({ type: 'stepDone' }),
     part: state.part,
-    goPart: wizard.goPart,
+    goPart: (part: string) => wizard.dispatch({ type: 'partOpened', part }),
   };
   // A key per step (and retake) so each screen starts from its own state.
   const key = `${step.key}-${state.retake?.inputId ?? ''}`;
@@ -112,7 +112,8 @@ function carryOf(state: WizardState, steps: WizardStep[]): HandoffRequest {
 export default function WizardPage({ flowId }: { flowId: string }) {
   const { t, i18n } = useTranslation('wizard');
   const wizard = useWizard(flowId);
-  const { load } = wizard;
+  const { load, dispatch, consent } = wizard;
+  const goTo = useCallback((position: Position) => dispatch({ type: 'moved', position }), [dispatch]);
   const loaded = load.phase === 'ready' || load.phase === 'welcome' ? load : null;
   const ready = load.phase === 'ready' ? load : null;
   const steps = useMemo(
@@ -124,14 +125,9 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     flowId,
     ready?.state ?? (loaded ? welcomePosition : null),
     steps,
-    ready ? wizard.go : null,
+    ready ? goTo : null,
   );
-  const { update, consent } = wizard;
-  const phoneFinished = useCallback(
-    () =>
-      update((s) => ({ ...s, screen: 'done', sendingSince: undefined, part: undefined, retake: undefined })),
-    [update],
-  );
+  const phoneFinished = useCallback(() => dispatch({ type: 'finished' }), [dispatch]);
   // The desktop's "continue on your phone": while the phone has the verification, the steps wait.
   const { handoff, show: showHandoff, hide: hideHandoff } = useHandoff(phoneFinished);
   const phoneActive = handoff.phase === 'shown' && !!handoff.state?.claimed;
@@ -253,12 +249,12 @@ export default function WizardPage({ flowId }: { flowId: string }) {
             steps={steps}
             state={state}
             getBlob={wizard.getBlob}
-            update={wizard.update}
+            dispatch={wizard.dispatch}
             restart={() => void wizard.restart()}
           />
         )}
         {state && screen === 'failures' && (
-          <FailuresScreen steps={steps} state={state} update={wizard.update} />
+          <FailuresScreen steps={steps} state={state} dispatch={wizard.dispatch} />
         )}
         {state && screen === 'done' && (
           <DoneScreen
