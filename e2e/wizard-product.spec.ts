@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
-import { contrastRatio } from '@/shared/color-contrast';
+import { contrastRatio } from '@/server-shared/color-contrast';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { assertNoDevSecretsInProduction, devDefaults } from './shared/dev-defaults';
+import { assertNoDevSecretsInProduction, devDefaults } from './server-shared/dev-defaults';
 
 const env = { ...process.env };
 assertNoDevSecretsInProduction(env);

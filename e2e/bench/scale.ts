@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { devDefaults } from '@/shared/dev-defaults';
+import { devDefaults } from '@/server-shared/dev-defaults';
 import { freePort } from '../fixtures/free-port';
 import { mxCustomFieldsInputs } from '../fixtures/send-input-form';
 import { dropSchema, freshSchemaUrl, testDatabaseBase } from '../fixtures/test-database';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { devDefaults } from '@/shared/dev-defaults';
+import { devDefaults } from '@/server-shared/dev-defaults';
 import { facePhoto } from '../fixtures/face-photo';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { globalPassportInputs, sendInputForm } from '../fixtures/send-input-form';

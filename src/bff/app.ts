@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { openApiDocument } from '@/shared/contract/openapi';
+import { openApiDocument } from '@/server-shared/openapi';
 import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
 import type { BffConfig } from './config';
 import type { BffDeps } from './deps';

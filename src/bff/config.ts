@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { isHexColor } from '@/shared/color-contrast';
-import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
+import { isHexColor } from '@/server-shared/color-contrast';
+import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
 
 /** Settings of the BFF, read once from the environment (README.md, Settings). */
 export interface BffConfig {

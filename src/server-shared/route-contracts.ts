@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { zodSerializerCompiler, zodValidatorCompiler, type RouteContract } from '@/shared/contract/openapi';
+import { zodSerializerCompiler, zodValidatorCompiler, type RouteContract } from '@/server-shared/openapi';
 
 /**
  * Requests are validated and answers serialized with the shared zod schemas (src/shared/contract),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devDefaults } from '@/shared/dev-defaults';
+import { devDefaults } from '@/server-shared/dev-defaults';
 import { loadConfig } from './config';
 
 describe('service settings', () => {

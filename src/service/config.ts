@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { assertNoDevSecretsInProduction, devDefaults } from '@/shared/dev-defaults';
+import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
 
 /** Settings of the embedded service (wire contract §0), read once from the environment. */
 export interface ServiceConfig {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Brand } from '@/shared/contract/page-data';
 import { bffPaths } from '@/shared/contract/bff-paths';
-import { brandPalette } from '@/shared/color-contrast';
+import { brandPalette } from '@/server-shared/color-contrast';
 import type { BffConfig } from '../config';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';

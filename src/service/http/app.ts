@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { openApiDocument } from '@/shared/contract/openapi';
+import { openApiDocument } from '@/server-shared/openapi';
 import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
 import { requireBearer } from './auth';
 import type { ServiceConfig } from '../config';
