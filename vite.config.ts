@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { firstScreenBudget, type ScreenModules } from './src/build/first-screen-budget.ts';
+import { openCvWithoutEvalPlugin } from './src/build/opencv-without-eval.ts';
 import { precompress } from './src/build/precompress.ts';
 import { servers } from './src/build/servers.ts';
 
@@ -101,12 +102,15 @@ function modelAssets(): Plugin {
 export default defineConfig({
   plugins: [
     react(),
+    openCvWithoutEvalPlugin(),
     modelAssets(),
     precompress(),
     servers(),
     firstScreenBudget({ budgetBytes: 80 * 1024, screens: firstScreens }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  // The document worker's OpenCV, without string evaluation (the page's policy forbids it).
+  worker: { plugins: () => [openCvWithoutEvalPlugin()] },
   // The manifest tells the BFF which chunks a route's page must preload (src/bff/http/spa-page.ts).
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1600, manifest: true },
   server: {

@@ -4,6 +4,7 @@
 // of JSON with every section's figures. A section is a function of its own module
 // (lib/accuracy-<name>.ts) taking the EvalSet and returning an AccuracySection; add one to `sections`.
 import { loadavg } from 'node:os';
+import { documentsSection } from './lib/accuracy-documents';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
@@ -13,6 +14,7 @@ const sections: ((set: EvalSet) => Promise<AccuracySection>)[] = [
   facesAccuracy,
   mrzAccuracy,
   livenessSection,
+  documentsSection,
 ];
 
 const dir = process.argv[2];

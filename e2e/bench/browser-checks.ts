@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
 import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-harness-server';
@@ -20,9 +20,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const work = 'test-results/bench-browser-checks';
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 
+/** Files whose step has a brotli budget (the document finder: 1.5 MB): weighed at brotli 11 too. */
+const brotliBudgeted = /opencv-.*\.wasm$|document-worker-.*\.js$/;
+
 function gzipOf(dir: string, match: (path: string) => boolean) {
   let raw = 0;
   let gzip = 0;
+  let brotli = 0;
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const path = join(d, name);
@@ -31,11 +35,18 @@ function gzipOf(dir: string, match: (path: string) => boolean) {
         const bytes = readFileSync(path);
         raw += bytes.length;
         gzip += gzipSync(bytes, { level: 9 }).length;
+        if (brotliBudgeted.test(path))
+          brotli += brotliCompressSync(bytes, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 11,
+              [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+            },
+          }).length;
       }
     }
   };
   walk(dir);
-  return { raw, gzip };
+  return { raw, gzip, brotli };
 }
 
 const harnessDir = `${work}/harness`;
@@ -74,14 +85,20 @@ const weights: [string, (p: string) => boolean][] = [
     (p) => p.endsWith('eng.traineddata.gz'),
   ],
   [
+    'document finder: OpenCV worker (JS) and its wasm',
+    (p) => /assets\/(document-worker-.*\.js|opencv-.*\.wasm|check-document-.*\.js)$/.test(p),
+  ],
+  [
     'DNI back barcode check: zxing-wasm reader (JS + wasm)',
     (p) => /zxing_reader.*\.wasm$|assets\/(reader|check-barcode)-.*\.js$/.test(p),
   ],
 ];
 console.log('Added weight per lazily loaded check (fetched by the step that needs it):');
 for (const [label, match] of weights) {
-  const { raw, gzip } = gzipOf(harnessDir, match);
-  console.log(`  ${label.padEnd(58)} ${kB(gzip).padStart(8)} gzip ${kB(raw).padStart(8)} raw`);
+  const { raw, gzip, brotli } = gzipOf(harnessDir, match);
+  console.log(
+    `  ${label.padEnd(58)} ${kB(gzip).padStart(8)} gzip ${brotli ? `${kB(brotli).padStart(8)} brotli ` : ''}${kB(raw).padStart(8)} raw`,
+  );
 }
 
 const server = await serveHarness({ '/': harnessDir, '/samples/': samplesDir });
@@ -151,6 +168,21 @@ try {
         `  ${where.padEnd(40)} p50 ${median(run.lookMs).toFixed(0).padStart(4)} p99 ${percentile(run.lookMs, 99).toFixed(0).padStart(4)} ms  p50 ${median(run.waitMs).toFixed(0).padStart(4)} ms   timer gap ${run.stalls.timerGap.toFixed(0).padStart(4)} ms  frame gap ${run.stalls.frameGap.toFixed(0).padStart(4)} ms  long task ${run.stalls.longTask.toFixed(0).padStart(4)} ms  (×${(run.stalls.timerGap / idle.timerGap).toFixed(1)} idle)`,
       );
   }
+  const documentPhotos = ['ar-national-id-front.jpg', 'gb-passport.jpg', 'selfie.jpg'];
+  const found = await page.evaluate(([paths, rounds]) => window.captureHarness.timeDocument(paths, rounds), [
+    documentPhotos.map((file) => `/samples/${file}`),
+    ROUNDS,
+  ] as const);
+  console.log(`\nDocument finder in its worker (${documentPhotos.join(', ')}; ${ROUNDS} rounds):`);
+  console.log(`  OpenCV loaded with the first look in ${found.loadMs.toFixed(0)} ms`);
+  console.log(
+    `  ${'look at a photo (decoded at 1024, judged at 512)'.padEnd(40)} p50 ${median(found.lookMs).toFixed(0).padStart(4)} ms  p99 ${percentile(found.lookMs, 99).toFixed(0).padStart(4)} ms`,
+  );
+  console.log(
+    `  verdicts: ${Object.entries(found.verdicts)
+      .map(([path, kind]) => `${path.split('/').pop()} ${kind}`)
+      .join(', ')}`,
+  );
   const mrz = await page.evaluate(([path, rounds]) => window.captureHarness.timeMrz(path, rounds), [
     '/samples/gb-passport.jpg',
     ROUNDS,

@@ -35,6 +35,12 @@ export const BLUR_VARIANCE_MIN = 100;
 export const PHASH_BITS = 64;
 /** Two images whose hashes differ in at most this many bits are "the same picture". */
 export const SIMILAR_HASH_MAX_DISTANCE = 10;
+/**
+ * Two sides this close are one picture taken twice (the front re-photographed as the back measures
+ * 0 bits), so a missing barcode or zone on the second one is explained by it being the front;
+ * between this and SIMILAR_HASH_MAX_DISTANCE the side's own unreadable barcode or zone is named first.
+ */
+export const SAME_PICTURE_MAX_DISTANCE = 4;
 
 const luma = (r: number, g: number, b: number) => (77 * r + 150 * g + 29 * b + 128) >> 8;
 

@@ -2,10 +2,12 @@ import type { ErrorCode } from '@/shared/error-codes';
 import {
   claimMismatch,
   DNI_CLAIM,
+  mrzPage,
   mrzVerdict,
   parseArgentinePdf417,
   readsMrz,
 } from '@/shared/document-reading';
+import { shapeMismatch } from '@/shared/document-outline';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -15,7 +17,7 @@ import { documentFaces, selfieFaces, videoChallenge, videoFaces } from './face-c
 import { readMrz, readMrzBands } from './mrz';
 import type { MrzBandRead } from './mrz-bands';
 import { parseStatement } from './bank-statement';
-import { readImageHeader, type FacePixels } from './image';
+import { readImageHeader, type FacePixels, type InspectedDocument } from './image';
 import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
@@ -159,6 +161,8 @@ interface PhotoCheck {
   mrz?: boolean;
   /** Keep the decode's pixels for the face checks (when no marker decides). */
   faces?: boolean;
+  /** Find the document in the photo (when no marker decides). */
+  document?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
 }
@@ -174,7 +178,15 @@ async function checkPhoto(
   photo: PhotoCheck,
 ): Promise<
   | { outcome: CheckOutcome }
-  | { metrics: ImageMetrics; pdf417?: Pdf417Read; mrzBands?: MrzBandRead[]; faces?: FacePixels }
+  | {
+      metrics: ImageMetrics;
+      pdf417?: Pdf417Read;
+      mrzBands?: MrzBandRead[];
+      mrzCropBands?: MrzBandRead[];
+      faces?: FacePixels;
+      facesCrop?: FacePixels;
+      document?: InspectedDocument;
+    }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
     return { outcome: fail(photo.unusable, photo.notAPhoto, facts) };
@@ -203,6 +215,7 @@ async function checkPhoto(
     pdf417: photo.pdf417,
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,
+    document: !scenario && photo.document,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -210,7 +223,19 @@ async function checkPhoto(
   facts.grayscale = metrics.grayscale;
   facts.blurScore = Math.round(metrics.blurScore * 10) / 10;
   if (scenario) return { outcome: markerOutcome(scenario, facts) };
-  return { metrics, pdf417: measured.pdf417, mrzBands: measured.mrzBands, faces: measured.faces };
+  if (measured.document) {
+    facts.documentOutline = measured.document.verdict;
+    if (measured.document.aspect) facts.documentAspect = measured.document.aspect;
+  }
+  return {
+    metrics,
+    pdf417: measured.pdf417,
+    mrzBands: measured.mrzBands,
+    mrzCropBands: measured.mrzCropBands,
+    faces: measured.faces,
+    facesCrop: measured.facesCrop,
+    document: measured.document,
+  };
 }
 
 /** Page count and markers of an opened PDF; the marker's outcome when it carries an accepted code. */
@@ -237,10 +262,15 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
     const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || readsFront);
     const wantsFace = ctx.page === 'front' && portraitTypes.has(ctx.type);
+    // The back of a card with a portrait on its front shows none: a portrait there is the front.
+    const portraitMeansFront = ctx.page === 'back' && portraitTypes.has(ctx.type);
+    // The front of a card whose zone is on its back shows none: a zone there is the back.
+    const zoneMeansBack = ctx.page === 'front' && mrzPage(ctx.type, ctx.country) === 'back';
     const photo = await checkPhoto(file, facts, {
       pdf417: readsPdf417,
-      mrz: readsMrz(ctx),
-      faces: wantsFace,
+      mrz: readsMrz(ctx) || zoneMeansBack,
+      faces: wantsFace || portraitMeansFront,
+      document: true,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -251,9 +281,38 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
 
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
+    const outline = photo.document?.verdict;
+    if (outline === 'none')
+      return fail('documentPhoto.noDocument', markerMessages['documentPhoto.noDocument'] ?? '', facts);
+    if (outline === 'cropped')
+      return fail(
+        'documentPhoto.croppedDocument',
+        markerMessages['documentPhoto.croppedDocument'] ?? '',
+        facts,
+      );
     if (ctx.otherSide?.phash && isSimilar(ctx.otherSide.phash, metrics.phash)) {
       return fail('documentPhoto.similarImages', 'The same side appears to have been sent twice.', facts);
     }
+    if (portraitMeansFront && photo.faces && (await documentFaces(photo.faces, {})) === null) {
+      return fail(
+        'documentPhoto.sideMismatch',
+        'the photo shows the front, with its portrait, not the back',
+        facts,
+      );
+    }
+    // Only a zone the glyph reader reads whole (check digits hold): no OCR is spent on a front.
+    if (zoneMeansBack && photo.mrzBands?.some((band) => band.byGlyphs?.found && band.byGlyphs.valid)) {
+      return fail(
+        'documentPhoto.sideMismatch',
+        'the photo shows the back, with its machine-readable zone, not the front',
+        facts,
+      );
+    }
+    // The outline's shape names the type only where nothing read from the document decides: a zone
+    // or barcode that is read, or that the flow requires and is missing, is the stronger word.
+    const wrongShape = shapeMismatch(photo.document?.aspect, ctx.type);
+    const typeByShape = () =>
+      fail('documentPhoto.typeMismatch', `${mismatchMessages.typeMismatch} (its shape)`, facts);
 
     if (readsPdf417) {
       const read = photo.pdf417 ?? { found: false as const };
@@ -272,7 +331,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     }
 
     if (readsMrz(ctx)) {
-      const mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
+      let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
+      // The straightened document's zone stands only where it passes its check digits and the
+      // whole photo's does not: the finder never makes a reading worse.
+      if (!(mrz.found && mrz.valid) && photo.mrzCropBands?.length) {
+        const fromCrop = await readMrzBands(photo.mrzCropBands);
+        if (fromCrop.found && fromCrop.valid) mrz = fromCrop;
+      }
       facts.mrz = mrz.found && mrz.valid;
       if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, mrz.person);
       const verdict = mrzVerdict(mrz, ctx);
@@ -283,8 +348,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       if (verdict) return fail(`documentPhoto.${verdict}`, mismatchMessages[verdict], facts);
     }
 
+    if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();
+
     if (wantsFace) {
-      const faces = await documentFaces(photo.faces ?? file.path, facts);
+      let faces = await documentFaces(photo.faces ?? file.path, facts);
+      if (faces === 'noFace' && photo.facesCrop) faces = await documentFaces(photo.facesCrop, facts);
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }

@@ -1,8 +1,11 @@
 import { parentPort } from 'node:worker_threads';
+import { openCvReady } from './document-finder';
 import { inspectImage, type ImageJob } from './image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();
+// OpenCV's wasm compiles while the worker waits for its first image.
+void openCvReady();
 
 // An image worker: decodes and measures one image at a time for image-pool.ts, off the service's
 // event loop (the metrics and the barcode reader are plain CPU work).
@@ -12,7 +15,9 @@ parentPort!.on('message', (job: ImageJob & { id: number }) => {
     (result) =>
       parentPort!.postMessage(
         { id: job.id, result },
-        result.ok && result.faces ? [result.faces.data.buffer] : [],
+        result.ok
+          ? [result.faces?.data.buffer, result.facesCrop?.data.buffer].filter((b) => b !== undefined)
+          : [],
       ),
     () =>
       parentPort!.postMessage({

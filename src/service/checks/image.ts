@@ -3,6 +3,7 @@ import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { FACE_INPUT_LONG_SIDE } from '@/shared/face-rules';
 import { boxResize, imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
+import { findDocument, type DocumentFound } from './document-finder';
 import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 import { mrzBandImages, type MrzBandRead } from './mrz-bands';
@@ -64,6 +65,11 @@ export interface ImageJob {
   mrz?: boolean;
   /** Give back the decode's RGB pixels for the face checks (at most FACE_INPUT_LONG_SIDE). */
   faces?: boolean;
+  /**
+   * Find the document (document-finder.ts); the barcode, MRZ and face checks then read its
+   * straightened crop when its four corners are in the photo.
+   */
+  document?: boolean;
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -74,6 +80,8 @@ export interface FacePixels {
   channels: 3 | 4;
 }
 
+export type InspectedDocument = Omit<DocumentFound, 'crop' | 'mrzCrop'>;
+
 export type InspectedImage =
   | {
       ok: true;
@@ -82,6 +90,12 @@ export type InspectedImage =
       /** The MRZ bands, lowest first. */
       mrzBands?: MrzBandRead[];
       faces?: FacePixels;
+      /** The MRZ bands of the straightened document, when it was found framed. */
+      mrzCropBands?: MrzBandRead[];
+      /** The straightened document's pixels for the portrait, when it was found framed. */
+      facesCrop?: FacePixels;
+      /** The document's outline (the crops stay in the worker). */
+      document?: InspectedDocument;
     }
   | { ok: false; reason: string };
 
@@ -130,9 +144,26 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
     return { ok: false, reason: 'the image pixels cannot be decoded' };
   }
   const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
-  if (job.pdf417) result.pdf417 = await readPdf417Pixels(pixels).catch((): Pdf417Read => ({ found: false }));
-  // An unreadable band is no MRZ: the OCR is then not run.
-  if (job.mrz) result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
-  if (job.faces) result.faces = facePixels(pixels);
+  const { crop, mrzCrop, ...outline } = job.document
+    ? await findDocument(pixels, { crop: job.pdf417 || job.faces, mrzCrop: job.mrz })
+    : {};
+  if (job.document) result.document = outline as InspectedDocument;
+  // Whole photo first, as without the finder; the straightened document only when that reads
+  // nothing, so that the finder never makes a reading worse (a crop can cut a code off the quad).
+  if (job.pdf417) {
+    const notFound = (): Pdf417Read => ({ found: false });
+    const read = await readPdf417Pixels(pixels).catch(notFound);
+    result.pdf417 = read.found || !crop ? read : await readPdf417Pixels(crop).catch(notFound);
+  }
+  // An unreadable band is no MRZ: the OCR is then not run. The crop's bands are read by the caller
+  // only when the whole photo's do not pass their check digits.
+  if (job.mrz) {
+    result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
+    if (mrzCrop) result.mrzCropBands = await mrzBandImages(path, { ...mrzCrop, channels: 4 }).catch(() => []);
+  }
+  if (job.faces) {
+    result.faces = facePixels(pixels);
+    if (crop) result.facesCrop = facePixels(crop);
+  }
   return result;
 }

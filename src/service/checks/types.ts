@@ -41,6 +41,10 @@ export interface InputFacts {
   pdf417?: boolean;
   /** Whether a machine-readable zone was read (checked only where the flow requires one). */
   mrz?: boolean;
+  /** How the document was found in the photo (`@/shared/document-outline`). */
+  documentOutline?: 'framed' | 'fullFrame' | 'cropped' | 'none';
+  /** Long side / short side of a framed document. */
+  documentAspect?: number;
   /** Faces found in the image (selfie, document portrait, sampled video frames: the most in one frame). */
   faces?: number;
   /** Mean eye openness of the largest face (`src/shared/face-rules.ts`). */

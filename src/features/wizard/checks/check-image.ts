@@ -9,7 +9,12 @@ import {
 import { SCENARIO_MARKER, type ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
-import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
+import {
+  hammingDistance,
+  SAME_PICTURE_MAX_DISTANCE,
+  SIMILAR_HASH_MAX_DISTANCE,
+  type ImageMetrics,
+} from '@/shared/image-metrics';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
 import { COMPRESS_QUALITY } from './compression-plan';
@@ -44,6 +49,8 @@ export type DocumentReadCode = Extract<
   | 'documentPhoto.badPdf417'
   | 'documentPhoto.countryMismatch'
   | 'documentPhoto.typeMismatch'
+  | 'documentPhoto.noDocument'
+  | 'documentPhoto.croppedDocument'
 >;
 
 export type ImageRefusal =
@@ -142,18 +149,31 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
     if (metrics.grayscale) return fail('client.grayscale');
     if (metrics.blurry) return fail('client.blurry');
   }
-  if (opts.otherSide?.phash && isSimilar(opts.otherSide.phash, metrics.phash))
-    return fail('client.similarSides');
   // A sample whose scenario marker names a code of its input is judged by that marker, in the
   // service as here (the service reports it before any measured code).
   const marked = (family: string) => markers.some((t) => t.includes(`${SCENARIO_MARKER}${family}.`));
+  // Whether it is a document at all comes before any reading (the finder, OpenCV in its worker,
+  // loads on the first document photo).
+  if (opts.kind === 'document' && !marked('documentPhoto')) {
+    const { findDocument } = await import('./check-document');
+    const outline = await findDocument(upload).catch(() => null);
+    if (outline?.kind === 'none') return fail('documentPhoto.noDocument');
+    if (outline?.kind === 'cropped') return fail('documentPhoto.croppedDocument');
+  }
+  // "Same side" comes last: a barcode or zone that is unreadable or names another document is the
+  // real cause on a picture that merely looks like the other side; only the same picture taken
+  // twice explains a missing barcode or zone by being the other side.
+  const distance = opts.otherSide?.phash ? hammingDistance(opts.otherSide.phash, metrics.phash) : Infinity;
+  const similar = distance <= SIMILAR_HASH_MAX_DISTANCE;
+  const missing = (code: 'client.noPdf417' | 'documentPhoto.noMrz') =>
+    fail(distance <= SAME_PICTURE_MAX_DISTANCE ? 'client.similarSides' : code);
   // The barcode reader and the OCR load on the first photo of a side that requires them.
   let person: DocumentPerson | undefined;
   if (opts.kind === 'document' && opts.pdf417 && !marked('documentPhoto')) {
     const { readPdf417 } = await import('./check-barcode');
     // A browser that cannot run the reader leaves the judgement to the service.
     const read = await readPdf417(upload).catch(() => null);
-    if (read && !read.found) return fail('client.noPdf417');
+    if (read && !read.found) return missing('client.noPdf417');
     if (read?.found) {
       person = read.valid ? parseArgentinePdf417(read.text) : undefined;
       if (!person) return fail('documentPhoto.badPdf417');
@@ -166,10 +186,12 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
     const mrz = await readMrz(upload).catch(() => null);
     if (mrz) {
       const verdict = mrzVerdict(mrz.read, opts.claim);
+      if (verdict === 'noMrz') return missing('documentPhoto.noMrz');
       if (verdict) return fail(`documentPhoto.${verdict}`);
       if (mrz.read.found && mrz.read.valid) person = mrz.read.person;
     }
   }
+  if (similar) return fail('client.similarSides');
   if (person?.expiryDate && isExpired(person.expiryDate))
     return { ok: false, reason: 'client.expiredDocument', expiryDate: person.expiryDate };
 
