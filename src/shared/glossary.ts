@@ -178,6 +178,11 @@ export const glossaries: Record<GlossaryLanguage, Glossary> = {
           { words: 'volte(?:a|ar)', why: 'Mexico only' },
         ],
       },
+      face: {
+        use: 'cara',
+        gender: 'feminine',
+        avoid: [{ words: 'rostros?', why: `the person reads “cara” on every other screen: ${oneWord}` }],
+      },
       glasses: {
         use: 'lentes',
         avoid: [
