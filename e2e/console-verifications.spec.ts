@@ -314,6 +314,6 @@ test('a pending verification: each input and why it waits, the form answers, in 
   const entradas = page.getByRole('table', { name: 'Cada entrada de la verificación y su estado' });
   await expect(entradas).toContainText('Esperando que la persona lo vuelva a tomar.');
   await expect(entradas).toContainText('Esperando el reverso.');
-  await expect(entradas).toContainText('Ningún rostro en el video.');
+  await expect(entradas).toContainText('Ninguna cara en el video.');
   await staff.expectFitsNarrowScreens();
 });

@@ -68,7 +68,7 @@ test('Spanish from the browser, Portuguese from the switcher, at 360 px wide', a
     timeout: 20_000,
   });
   await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page.getByRole('heading', { name: 'Verso: Carteira de identidade' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Verso: carteira de identidade' })).toBeVisible();
   await wizard.expectAccessible('Portuguese, 360 px');
   await context.close();
 });

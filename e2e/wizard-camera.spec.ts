@@ -94,7 +94,7 @@ test('camera denied: the wizard says so and the file upload still works', async 
     await wizard.upload('ar-national-id-front.jpg');
     await wizard.continue();
     await wizard.expectStep('Identity document');
-    await expect(page.getByRole('heading', { name: 'Back of your National ID card' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Back of your national ID card' })).toBeVisible();
   } finally {
     await browser.close();
   }

@@ -28,7 +28,7 @@ test('the flow list at /, a flow started by keyboard only, an unknown flow and t
   // Focus moves with the screens; Tab, Enter and Space do the rest.
   await wizard.button('Continue').focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeFocused();
+  await expect(page.getByRole('heading', { name: 'Front of your national ID card' })).toBeFocused();
   await wizard.button('Back').focus();
   await page.keyboard.press('Space');
   await expect(page.getByRole('heading', { name: 'Which document will you use?' })).toBeVisible();

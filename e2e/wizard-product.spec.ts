@@ -36,7 +36,7 @@ const welcome = {
     step: 'Documento de identidad',
   },
   pt: {
-    flow: 'México: INE, vídeo selfie, comprovante de endereço e dados fiscais',
+    flow: 'México: INE, vídeo selfie, comprovante de residência e dados fiscais',
     needs: 'O que você vai precisar',
     consent: /Demo Bank recebe seu INE/,
     agree: /Li este aviso/,
@@ -129,12 +129,12 @@ for (const [device, options] of Object.entries(viewports)) {
       await wizard.expectStep('Selfie');
       await expect(page.getByRole('figure').getByText('selfie.jpg')).toBeVisible();
       await wizard.button('Back').click();
-      await expect(page.getByRole('heading', { name: 'Back of your National ID card' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Back of your national ID card' })).toBeVisible();
       await wizard.screenshot('document-back-captured');
       // A link to the back side resumes there, in a new tab.
       const other = await page.context().newPage();
       await other.goto('/verify/ar-national-id?step=1-back');
-      await expect(other.getByRole('heading', { name: 'Back of your National ID card' })).toBeVisible();
+      await expect(other.getByRole('heading', { name: 'Back of your national ID card' })).toBeVisible();
       await expect(other.getByRole('figure').getByText('ar-national-id-back.jpg')).toBeVisible();
       await other.close();
     });

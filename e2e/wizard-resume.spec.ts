@@ -24,7 +24,7 @@ test.describe('wizard: captures survive a reload', () => {
     await expect(page.getByRole('figure').getByText('ar-national-id-back.jpg')).toBeVisible();
     await wizard.button('Back').click();
     await expect(page.getByRole('figure').getByText('ar-national-id-front.jpg')).toBeVisible();
-    await expect(page.getByRole('img', { name: /Front of your National ID card/ })).toBeVisible();
+    await expect(page.getByRole('img', { name: /Front of your national ID card/ })).toBeVisible();
     await wizard.continue();
     await expect(page.getByRole('figure').getByText('ar-national-id-back.jpg')).toBeVisible();
     await wizard.continue();

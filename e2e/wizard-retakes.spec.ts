@@ -47,7 +47,7 @@ test.describe('wizard: retakes', () => {
     await wizard.screenshot('failures-held-back-en');
     await wizard.button('Take again: Identity document: Front side').click();
     await expect(page.getByRole('alert').first()).toContainText('This capture was not accepted');
-    await expect(page.getByRole('heading', { name: 'Front of your National ID card' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Front of your national ID card' })).toBeVisible();
     await wizard.expectAccessible('retake');
     await wizard.upload('ar-national-id-front.jpg');
     await wizard.continue();

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { inSentence } from '@/shared/glossary';
 import type { CustomDocumentCapture } from '../lib/wizard-model';
 import { CaptureField, type CapturedInfo } from './capture-field';
 import { ProblemMessage } from './problem-message';
@@ -19,6 +20,8 @@ export function CustomDocumentStep({
   const current = capture?.kind === 'custom-document' ? capture : undefined;
   const [mode, setMode] = useState<'images' | 'pdf'>(current?.mode ?? 'images');
   const name = spec.name ?? t('customDocument.defaultName');
+  // The hint and the labels of the sides name it mid-sentence ("the front of your proof of income").
+  const inText = inSentence(name);
   const twoSides = spec.sides === 'two';
   // Photos and a PDF are kept side by side: switching the mode back and forth loses neither.
   const value: CustomDocumentCapture = { kind: 'custom-document', ...current, mode };
@@ -36,7 +39,7 @@ export function CustomDocumentStep({
   return (
     <div className="stack">
       {retake && !retakenAgain && <ProblemMessage code={retake.code} title={t('retake.title')} />}
-      <p className="muted">{t('customDocument.hint', { document: name })}</p>
+      <p className="muted">{t('customDocument.hint', { document: inText })}</p>
       {spec.multiPage && !retake && (
         <fieldset>
           <legend>{t('customDocument.modeLegend')}</legend>
@@ -73,8 +76,8 @@ export function CustomDocumentStep({
               key="front"
               label={
                 twoSides
-                  ? t('customDocument.front', { document: name })
-                  : t('customDocument.single', { document: name })
+                  ? t('customDocument.front', { document: inText })
+                  : t('customDocument.single', { document: inText })
               }
               accept={twoSides ? 'image' : 'image-or-pdf'}
               checkKind="custom-document"
@@ -88,7 +91,7 @@ export function CustomDocumentStep({
           {twoSides && show('back') && (
             <CaptureField
               key="back"
-              label={t('customDocument.back', { document: name })}
+              label={t('customDocument.back', { document: inText })}
               accept="image"
               checkKind="custom-document"
               camera={{ facing: 'environment', guide: 'document' }}

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { readsMrz } from '@/shared/document-reading';
 import { documentSides } from '@/shared/document-sides';
+import { inSentence } from '@/shared/glossary';
 import type { DocumentType } from '@/shared/flow';
 import { useFocusOnChange } from '../hooks/use-focus-on-change';
 import { hasBack, type DocumentCapture } from '../lib/wizard-model';
@@ -186,7 +187,8 @@ export function DocumentStep({
       {t('document.changeChoice')}
     </button>
   );
-  const docName = current ? t(`documentTypes.${current.type}`) : typeName;
+  // Every text around it names the document mid-sentence ("the front of your passport").
+  const docName = inSentence(current ? t(`documentTypes.${current.type}`) : typeName);
 
   if (screen === 'front') {
     return (

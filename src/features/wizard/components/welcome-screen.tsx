@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { documentSides } from '@/shared/document-sides';
+import { inSentence } from '@/shared/glossary';
 import type { Flow } from '@/shared/flow';
 import { useBrand } from '@/lib/brand';
 import { countryName } from '../lib/display-names';
@@ -62,8 +63,9 @@ export function WelcomeScreen({ flow, steps, consented, onConsent, onPhone, phon
   ].join(' ');
 
   const countries = (codes: string[]) => codes.map((code) => countryName(code, language)).join(', ');
+  // Named mid-sentence ("Your passport or national ID card"), not as the choice's labels.
   const documentNames = (step: Extract<WizardStep, { kind: 'document' }>) =>
-    step.document.types.map((type) => t(`documentTypes.${type}`)).join(t('welcome.or'));
+    step.document.types.map((type) => inSentence(t(`documentTypes.${type}`))).join(t('welcome.or'));
 
   const needs: string[] = [];
   const rules: string[] = [];
@@ -88,7 +90,9 @@ export function WelcomeScreen({ flow, steps, consented, onConsent, onPhone, phon
       case 'custom-document': {
         const name = customDocumentName(flow, language, step.document) ?? t('customDocument.defaultName');
         needs.push(
-          t(step.document.multiPage ? 'welcome.needCustomMulti' : 'welcome.needCustom', { document: name }),
+          t(step.document.multiPage ? 'welcome.needCustomMulti' : 'welcome.needCustom', {
+            document: inSentence(name),
+          }),
         );
         break;
       }
