@@ -96,6 +96,8 @@ export const flowTextsSchema = z.object({
     .optional(),
   /** The consent's purpose in this language (see flowConsentSchema). */
   purpose: z.string().min(1).optional(),
+  /** The labels of the flow's own review reasons, by code. */
+  reviewReasons: z.record(z.string(), z.string().min(1).max(120)).optional(),
 });
 export type FlowTexts = z.infer<typeof flowTextsSchema>;
 
@@ -116,6 +118,31 @@ export const flowConsentSchema = z.object({
   noticeUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 
+/** A reason a reviewer may give for a decision: a stable code and its (English) label. */
+export const reviewReasonSchema = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{1,40}$/),
+  label: z.string().min(1).max(120),
+});
+
+/**
+ * The reasons offered per decision on this flow's verifications, replacing the console's default
+ * set for that decision (src/shared/review-reasons.ts); a decision left out keeps the default.
+ */
+export const flowReviewReasonsSchema = z
+  .object({
+    verified: z.array(reviewReasonSchema).min(1).max(20),
+    rejected: z.array(reviewReasonSchema).min(1).max(20),
+    reviewNeeded: z.array(reviewReasonSchema).min(1).max(20),
+  })
+  .partial()
+  .superRefine((lists, ctx) => {
+    for (const [decision, reasons] of Object.entries(lists)) {
+      const codes = reasons.map((r) => r.code);
+      if (new Set(codes).size !== codes.length)
+        ctx.addIssue({ code: 'custom', path: [decision], message: 'reason codes repeated' });
+    }
+  });
+
 export const flowSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
@@ -129,6 +156,7 @@ export const flowSchema = z
      * tells the person, as most products do.
      */
     showDecision: z.boolean().default(false),
+    reviewReasons: flowReviewReasonsSchema.optional(),
     translations: z.partialRecord(z.enum(flowLanguages), flowTextsSchema).optional(),
   })
   .superRefine((flow, ctx) => {

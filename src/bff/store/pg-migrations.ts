@@ -86,4 +86,18 @@ export const pgMigrations: string[] = [
   -- What the computer hands over to the phone with a handoff (consent time, documents chosen).
   ALTER TABLE handoff_tokens ADD COLUMN carry TEXT;
   `,
+  `
+  -- Reviewers' decisions: who (a staff session's fingerprint), when, the reason and a note.
+  CREATE TABLE reviews (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    verification_id TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    note TEXT,
+    reviewer TEXT NOT NULL,
+    decided_at TIMESTAMPTZ NOT NULL
+  );
+  CREATE INDEX reviews_verification ON reviews (verification_id, decided_at DESC);
+  `,
 ];

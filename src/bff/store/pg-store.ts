@@ -8,10 +8,12 @@ import {
   toCreditCheck,
   toEvent,
   toHandoff,
+  toReview,
   toSummary,
   type CreditCheckRow,
   type EventRow,
   type HandoffRow,
+  type ReviewRow,
   type VerificationRow as SummaryRow,
 } from './rows';
 import type {
@@ -20,6 +22,7 @@ import type {
   HandoffGrant,
   NewEvent,
   PendingEvent,
+  StoredReview,
   StoredVerification,
   VerificationDataUpdate,
   VerificationFilter,
@@ -326,6 +329,7 @@ export class PgStore implements BffStore {
   async deleteVerification(id: string, mediaIds: string[]) {
     await this.transaction(async (client) => {
       await client.query('DELETE FROM input_results WHERE verification_id = $1', [id]);
+      await client.query('DELETE FROM reviews WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM events WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM session_verifications WHERE verification_id = $1', [id]);
       await client.query('DELETE FROM handoff_tokens WHERE verification_id = $1', [id]);
@@ -341,6 +345,27 @@ export class PgStore implements BffStore {
       [filter.status ?? null, filter.flowId ?? null],
     );
     return rows.map(toSummary);
+  }
+
+  async recordReview(r: StoredReview) {
+    await this.pool.query(
+      `INSERT INTO reviews (id, verification_id, decision, reason, note, reviewer, decided_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [r.id, r.verificationId, r.decision, r.reason, r.note, r.reviewer, r.decidedAt],
+    );
+  }
+
+  async deleteReview(id: string) {
+    await this.pool.query('DELETE FROM reviews WHERE id = $1', [id]);
+  }
+
+  async reviewsOf(verificationId: string) {
+    // seq breaks ties between decisions of the same millisecond: the later insert is newer.
+    const { rows } = await this.pool.query<ReviewRow>(
+      'SELECT * FROM reviews WHERE verification_id = $1 ORDER BY decided_at DESC, seq DESC',
+      [verificationId],
+    );
+    return rows.map(toReview);
   }
 
   async createCreditCheck(record: CreditCheckRecord) {
@@ -405,6 +430,10 @@ export class PgStore implements BffStore {
       let count = 0;
       await client.query(
         'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
+        [cutoff],
+      );
+      await client.query(
+        'DELETE FROM reviews WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < $1)',
         [cutoff],
       );
       for (const text of [

@@ -1,6 +1,7 @@
 import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
 import { identityStatus, type IdentityStatus } from '@/shared/contract/verification';
-import type { HandoffGrant } from './store';
+import { reviewDecision } from '@/shared/contract/verification';
+import type { HandoffGrant, StoredReview } from './store';
 
 // The rows of both stores' tables, as their drivers return them: PostgreSQL gives timestamps as
 // Date and JSONB parsed, SQLite gives both as text. One mapper per table, so that the two stores
@@ -108,4 +109,24 @@ export const toHandoff = (row: HandoffRow): HandoffGrant => ({
   expiresAt: new Date(row.expires_at),
   claimedAt: row.used_at === null ? null : new Date(row.used_at),
   carry: row.carry ?? null,
+});
+
+export interface ReviewRow {
+  id: string;
+  verification_id: string;
+  decision: string;
+  reason: string;
+  note: string | null;
+  reviewer: string;
+  decided_at: Time;
+}
+
+export const toReview = (row: ReviewRow): StoredReview => ({
+  id: row.id,
+  verificationId: row.verification_id,
+  decision: reviewDecision.parse(row.decision),
+  reason: row.reason,
+  note: row.note,
+  reviewer: row.reviewer,
+  decidedAt: iso(row.decided_at),
 });

@@ -10,6 +10,7 @@ import type {
   InputSlotResult,
   NewEvent,
   PendingEvent,
+  StoredReview,
   StoredVerification,
   VerificationDataUpdate,
   VerificationFilter,
@@ -19,10 +20,12 @@ import {
   toCreditCheck,
   toEvent,
   toHandoff,
+  toReview,
   toSummary,
   type CreditCheckRow,
   type EventRow,
   type HandoffRow,
+  type ReviewRow,
   type VerificationRow as SummaryRow,
 } from './rows';
 
@@ -92,6 +95,16 @@ CREATE TABLE IF NOT EXISTS input_results (
   PRIMARY KEY (verification_id, slot)
 );
 CREATE INDEX IF NOT EXISTS verifications_identity ON verifications (identity, created_at);
+CREATE TABLE IF NOT EXISTS reviews (
+  id TEXT PRIMARY KEY,
+  verification_id TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  note TEXT,
+  reviewer TEXT NOT NULL,
+  decided_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reviews_verification ON reviews (verification_id, decided_at);
 `;
 
 /** A claimed grant is kept this long after it expired, for the desktop that follows it. */
@@ -345,6 +358,7 @@ export class SqliteStore implements BffStore {
   async deleteVerification(id: string, mediaIds: string[]) {
     this.db.transaction(() => {
       this.sql('DELETE FROM input_results WHERE verification_id = ?').run(id);
+      this.sql('DELETE FROM reviews WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM events WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM session_verifications WHERE verification_id = ?').run(id);
       this.sql('DELETE FROM handoff_tokens WHERE verification_id = ?').run(id);
@@ -360,6 +374,30 @@ export class SqliteStore implements BffStore {
          ORDER BY created_at DESC LIMIT 500`,
     ).all({ status: filter.status ?? null, flowId: filter.flowId ?? null }) as VerificationRow[];
     return rows.map(toSummary);
+  }
+
+  async recordReview(r: StoredReview) {
+    this.sql('INSERT INTO reviews VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      r.id,
+      r.verificationId,
+      r.decision,
+      r.reason,
+      r.note,
+      r.reviewer,
+      r.decidedAt,
+    );
+  }
+
+  async deleteReview(id: string) {
+    this.sql('DELETE FROM reviews WHERE id = ?').run(id);
+  }
+
+  async reviewsOf(verificationId: string) {
+    // rowid breaks ties between decisions of the same millisecond: the later insert is newer.
+    const rows = this.sql(
+      'SELECT * FROM reviews WHERE verification_id = ? ORDER BY decided_at DESC, rowid DESC',
+    ).all(verificationId) as ReviewRow[];
+    return rows.map(toReview);
   }
 
   async createCreditCheck(record: CreditCheckRecord) {
@@ -429,6 +467,11 @@ export class SqliteStore implements BffStore {
       this.db
         .prepare(
           'DELETE FROM input_results WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < ?)',
+        )
+        .run(at);
+      this.db
+        .prepare(
+          'DELETE FROM reviews WHERE verification_id IN (SELECT id FROM verifications WHERE updated_at < ?)',
         )
         .run(at);
       count += this.db

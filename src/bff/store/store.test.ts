@@ -411,6 +411,50 @@ describe.each([
     expect(await store.latestHandoff('vh')).not.toBeNull();
   });
 
+  it(`${backend.name}: keeps reviewers' decisions newest first, erased and swept with their verification`, async () => {
+    const data = (id: string) =>
+      store.saveVerificationData(id, {
+        data: { id },
+        status: 'reviewNeeded',
+        identity: `i-${id}`,
+        flowId: 'f',
+        flowName: null,
+      });
+    await data('va');
+    await data('vb');
+    const at = '2026-03-01T10:00:00.000Z';
+    const review = (id: string, verificationId: string, decidedAt = at) => ({
+      id,
+      verificationId,
+      decision: 'rejected' as const,
+      reason: 'faceMismatch',
+      note: id === 'r1' ? 'the chin differs — «ñ»' : null,
+      reviewer: 'staff-0a1b2c3d',
+      decidedAt,
+    });
+    await store.recordReview(review('r1', 'va'));
+    // Same instant: the later one still comes first.
+    await store.recordReview(review('r2', 'va'));
+    await store.recordReview(review('r3', 'va', '2026-03-01T11:00:00.000Z'));
+    await store.recordReview(review('r4', 'vb'));
+    expect((await store.reviewsOf('va')).map((r) => r.id)).toEqual(['r3', 'r2', 'r1']);
+    expect((await store.reviewsOf('va'))[2]).toEqual(review('r1', 'va'));
+    expect(await store.reviewsOf('unknown')).toEqual([]);
+
+    await store.deleteReview('r2');
+    expect((await store.reviewsOf('va')).map((r) => r.id)).toEqual(['r3', 'r1']);
+
+    // Erasure takes its history; the other verification keeps its own.
+    await store.deleteVerification('va', []);
+    expect(await store.reviewsOf('va')).toEqual([]);
+    expect((await store.reviewsOf('vb')).map((r) => r.id)).toEqual(['r4']);
+    // Retention: nothing newer than the cutoff goes, then the whole of it does.
+    await store.deleteOlderThan(new Date(Date.now() - 60_000));
+    expect(await store.reviewsOf('vb')).toHaveLength(1);
+    await store.deleteOlderThan(new Date(Date.now() + 60_000));
+    expect(await store.reviewsOf('vb')).toEqual([]);
+  });
+
   it(`${backend.name}: creates and completes credit checks, in either order`, async () => {
     const createdAt = '2026-02-01T10:00:00.000Z';
     expect(await store.createCreditCheck(pendingCheck('c1', createdAt))).toEqual(

@@ -1,5 +1,5 @@
 import type { CreditCheckRecord, StoredEvent, VerificationSummary } from '@/shared/contract/bff-api';
-import type { IdentityStatus } from '@/shared/contract/verification';
+import type { IdentityStatus, ReviewDecision } from '@/shared/contract/verification';
 
 /** A verification as the BFF knows it: its summary and the latest data fetched from the service. */
 export interface StoredVerification {
@@ -62,6 +62,18 @@ export interface InputSlotResult {
   code: string | null;
   /** ISO time of the answer. */
   at: string;
+}
+
+/** A reviewer's decision on a verification: who (a staff session's fingerprint), when, why. */
+export interface StoredReview {
+  id: string;
+  verificationId: string;
+  decision: ReviewDecision;
+  reason: string;
+  note: string | null;
+  reviewer: string;
+  /** ISO time. */
+  decidedAt: string;
 }
 
 /**
@@ -133,8 +145,15 @@ export interface BffStore {
   inputResultsOf(verificationId: string): Promise<InputSlotResult[]>;
   listVerifications(filter: VerificationFilter): Promise<VerificationSummary[]>;
 
+  /** Records a reviewer's decision (before it goes to the service). */
+  recordReview(review: StoredReview): Promise<void>;
+  /** Withdraws a decision the service refused. */
+  deleteReview(id: string): Promise<void>;
+  /** A verification's decisions, newest first. */
+  reviewsOf(verificationId: string): Promise<StoredReview[]>;
+
   /**
-   * Erasure: the verification, its events, its session bindings, its handoffs, its input results and the media links given (those
+   * Erasure: the verification, its events, its session bindings, its handoffs, its input results, its reviews and the media links given (those
    * its data pointed to). After it the BFF holds nothing of the verification.
    */
   deleteVerification(id: string, mediaIds: string[]): Promise<void>;
@@ -152,7 +171,7 @@ export interface BffStore {
   mediaUrl(id: string): Promise<string | null>;
 
   /**
-   * Retention: verifications (and their session bindings and input results) unchanged since `cutoff`, events
+   * Retention: verifications (and their session bindings, input results and reviews) unchanged since `cutoff`, events
    * received and credit checks created before it. Returns how many rows went.
    */
   deleteOlderThan(cutoff: Date): Promise<number>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { livenessChallengeSchema } from '../liveness-challenge';
 import { flowInputIds } from './service-api';
+import { MAX_REVIEW_NOTE, REASON_NEEDING_NOTE } from '../review-reasons';
 import { identityStatus, metadataObjectSchema, reviewDecision, verificationDataSchema } from './verification';
 
 /** Every non-2xx answer of the BFF. */
@@ -155,6 +156,21 @@ export const inputStateSchema = z.object({
 });
 export type InputState = z.infer<typeof inputStateSchema>;
 
+/** A reviewer's decision as the BFF recorded it: who (a staff session), when, why. */
+export const reviewRecordSchema = z.object({
+  id: z.string(),
+  decision: reviewDecision,
+  /** A code of the flow's reasons for that decision, or of the default set. */
+  reason: z.string(),
+  note: z.string().nullable(),
+  /** The staff session that decided, as a short fingerprint (never the session id itself). */
+  reviewer: z.string(),
+  /** The session asking is the one that decided. */
+  byYou: z.boolean(),
+  decidedAt: z.string(),
+});
+export type ReviewRecord = z.infer<typeof reviewRecordSchema>;
+
 /** GET /api/staff/verifications/:id: the service's data (media links made the BFF's), its events. */
 export const staffVerificationDetailSchema = z.object({
   data: verificationDataSchema.nullable(),
@@ -168,8 +184,29 @@ export const staffVerificationDetailSchema = z.object({
   /** When the BFF's retention sweep deletes its copy (RETENTION_DAYS after the last change); null: kept. */
   deletionDate: z.string().nullable(),
   inputs: z.array(inputStateSchema).default([]),
+  /** The reviewers' decisions, newest first. */
+  reviews: z.array(reviewRecordSchema).default([]),
 });
 export type StaffVerificationDetail = z.infer<typeof staffVerificationDetailSchema>;
 
-/** PUT /api/staff/verifications/:id/status body: a reviewer's decision. */
-export const staffDecisionSchema = z.object({ status: reviewDecision });
+/**
+ * PUT /api/staff/verifications/:id/status body: a reviewer's decision, its reason (a code of the
+ * flow's list for that decision, or of the default one: the BFF checks it against the flow) and an
+ * optional note, required with the reason "other".
+ */
+export const staffDecisionSchema = z
+  .object({
+    status: reviewDecision,
+    reason: z.string().regex(/^[A-Za-z0-9-]{1,40}$/),
+    note: z
+      .string()
+      .trim()
+      .max(MAX_REVIEW_NOTE)
+      .transform((note) => note || undefined)
+      .optional(),
+  })
+  .refine((body) => body.reason !== REASON_NEEDING_NOTE || body.note !== undefined, {
+    path: ['note'],
+    message: 'a note is required with the reason "other"',
+  });
+export type StaffDecision = z.input<typeof staffDecisionSchema>;
