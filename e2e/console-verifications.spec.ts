@@ -223,16 +223,65 @@ test('a demo started from the console shows up live and reads well', async ({ pa
   expect(await staff.seriousViolations()).toEqual([]);
   await staff.expectFitsNarrowScreens();
 
-  // A reviewer's decision, through the service's status route; the list follows.
-  const review = page.getByRole('region', { name: 'Decision' });
+  // A reviewer's decision needs a reason (issue 22, item 14): the form says so at the field.
+  const review = staff.review();
   const decision = status === 'Rejected' ? 'Verified' : 'Rejected';
-  await review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` }).click();
-  await expect(review.getByRole('status')).toHaveText('Decision saved.');
+  const reason =
+    decision === 'Rejected'
+      ? 'Face does not match the document'
+      : 'Checked by hand: person and documents match';
+  await expect(staff.reviewHistory()).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Decision history' })).toContainText(
+    'No staff decision yet.',
+  );
+  await review.getByRole('radio', { name: decision, exact: true }).check();
+  await review.getByRole('button', { name: 'Save decision' }).click();
+  await expect(review.getByLabel('Reason')).toBeFocused();
+  await expect(review.getByLabel('Reason')).toHaveAccessibleDescription('Choose a reason for the decision.');
+  await expect(review.getByLabel('Reason')).toHaveAttribute('aria-invalid', 'true');
+  // "Other" says nothing by itself: the note is asked for.
+  await review.getByLabel('Reason').selectOption({ label: 'Other (say why in the note)' });
+  await review.getByRole('button', { name: 'Save decision' }).click();
+  await expect(review.getByLabel('Note (optional)')).toBeFocused();
+  await expect(review.getByLabel('Note (optional)')).toHaveAccessibleDescription(/Say why in the note/);
+  expect(await staff.seriousViolations()).toEqual([]);
+
+  // At 1280 px, then at 390 px: each decision with its reason joins the history, newest first,
+  // with who (this staff session) and when; the status follows through the service.
   const summary = page.getByRole('region', { name: 'Summary' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await staff.decide(decision, reason, 'Compared with the document photo by hand.');
   await expect(ConsolePage.definition(summary, 'Status')).toHaveText(decision);
+  const newest = staff.reviewHistory().first();
+  await expect(newest).toContainText(decision);
+  await expect(newest).toContainText(/By you \(staff-[0-9a-f]{8}\)/);
+  await expect(ConsolePage.definition(newest, 'Reason')).toHaveText(reason);
+  await expect(ConsolePage.definition(newest, 'Note')).toHaveText(
+    'Compared with the document photo by hand.',
+  );
+  await expect(ConsolePage.definition(newest, 'When')).toHaveText(/\d/);
+  await page.screenshot({ path: 'test-results/screenshots/console-decision-1280.png', fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 800 });
+  await staff.decide('Review needed', 'Needs a second opinion');
+  await expect(ConsolePage.definition(summary, 'Status')).toHaveText('Review needed');
+  await expect(staff.reviewHistory()).toHaveCount(2);
+  await expect(staff.reviewHistory().first()).toContainText('Review needed');
+  await expect(ConsolePage.definition(staff.reviewHistory().first(), 'Reason')).toHaveText(
+    'Needs a second opinion',
+  );
+  await expect(ConsolePage.definition(staff.reviewHistory().first(), 'Note')).toHaveCount(0);
+  await expect(ConsolePage.definition(staff.reviewHistory().last(), 'Reason')).toHaveText(reason);
+  expect(
+    await page.evaluate(() => {
+      const root = window.document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    }),
+  ).toBe(0);
+  await page.screenshot({ path: 'test-results/screenshots/console-decision-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
   // RETENTION_DAYS after the last change (the default keeps nothing forever).
   await expect(ConsolePage.definition(summary, 'To be deleted on')).toHaveText(/\d/);
-  await expect(review.getByRole('button', { name: `Mark ${decision.toLowerCase()}` })).toBeDisabled();
 
   // Erasure, after a confirmation: the verification and its media are gone.
   const photoUrl = (await photo.getAttribute('src'))!;

@@ -13,7 +13,15 @@ import {
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { MAX_REVIEW_NOTE } from '@/shared/review-reasons';
 import { SqliteStore } from './store/sqlite-store';
-import { Browser, eventually, passportForm, secrets, startStack, type Stack } from './testing/harness';
+import {
+  Browser,
+  eventually,
+  passportForm,
+  readEvents,
+  secrets,
+  startStack,
+  type Stack,
+} from './testing/harness';
 
 let stack: Stack;
 let staff: Browser;
@@ -154,6 +162,28 @@ describe("a reviewer's decision", () => {
     );
   });
 
+  it('tells the open consoles, the status staying the same', async () => {
+    const id = finished.verificationId;
+    const stream = await staff.fetch(bffPaths.staffEvents);
+    expect(stream.status).toBe(200);
+    const seen = readEvents(
+      stream,
+      (e) =>
+        e.event === 'verification' &&
+        (JSON.parse(e.data) as { verification: { id: string } }).verification.id === id,
+    );
+    // Verified already: the status does not move. The route tells the consoles itself rather than
+    // counting on a webhook the hosted service may not send for an unchanged status.
+    const res = await decide(staff, id, { status: 'verified', reason: 'manualCheckPassed' });
+    expect(res.status).toBe(200);
+    expect((await seen).at(-1)?.event).toBe('verification');
+    expect((await detailOf(staff, id)).reviews.map((r) => r.reason)).toEqual([
+      'manualCheckPassed',
+      'checkWasWrong',
+      'faceMismatch',
+    ]);
+  });
+
   it("uses the flow's own reasons and keeps no decision the service refused", async () => {
     // br-bank lists its own reasons for a rejection; the default ones for it are not accepted.
     const person = new Browser(stack.bffUrl);
@@ -185,7 +215,7 @@ describe("a reviewer's decision", () => {
     const id = finished.verificationId;
     const store = new SqliteStore(path.join(stack.config.dataDir, 'bff.sqlite'));
     try {
-      expect((await store.reviewsOf(id)).length).toBe(2);
+      expect((await store.reviewsOf(id)).length).toBe(3);
       expect((await staff.fetch(bffPaths.staffVerification(id), { method: 'DELETE' })).status).toBe(204);
       expect(await store.reviewsOf(id)).toEqual([]);
     } finally {

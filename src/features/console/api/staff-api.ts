@@ -5,11 +5,11 @@ import {
   staffVerificationDetailSchema,
   verificationSummarySchema,
   type CreditCheckRecord,
+  type StaffDecision,
   type StaffVerificationDetail,
   type VerificationSummary,
 } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
-import type { ReviewDecision } from '@/shared/contract/verification';
 import { flowSchema, type Flow, type FlowSummary } from '@/shared/flow';
 import { newestFirst } from '../lib/collections';
 
@@ -81,10 +81,10 @@ export async function fetchVerification(id: string): Promise<VerificationDetail>
   return { ...detail, events: [...detail.events].sort((a, b) => a.receivedAt.localeCompare(b.receivedAt)) };
 }
 
-/** A reviewer's decision on a finished verification. */
-export async function decideVerification(id: string, status: ReviewDecision): Promise<VerificationDetail> {
+/** A reviewer's decision on a finished verification, with its reason and note. */
+export async function decideVerification(id: string, decision: StaffDecision): Promise<VerificationDetail> {
   return staffVerificationDetailSchema.parse(
-    await apiFetch<unknown>(bffPaths.staffVerificationStatus(id), { method: 'PUT', json: { status } }),
+    await apiFetch<unknown>(bffPaths.staffVerificationStatus(id), { method: 'PUT', json: decision }),
   );
 }
 

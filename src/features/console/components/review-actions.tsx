@@ -1,14 +1,25 @@
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { navigate } from '@/lib/router';
-import { reviewDecisions, type IdentityStatus } from '@/shared/contract/verification';
-import { useDecideVerification, useDeleteVerification } from '../hooks/use-console-data';
+import type { IdentityStatus } from '@/shared/contract/verification';
+import type { Flow } from '@/shared/flow';
+import { useDeleteVerification } from '../hooks/use-console-data';
 import { errorMessage } from '../lib/error-message';
+import { DecisionForm } from './decision-form';
 
-/** A reviewer's decision (verified / rejected / review needed) and erasure, with a confirmation. */
-export function ReviewActions({ id, status }: { id: string; status: IdentityStatus | null }) {
+/** A reviewer's decision (with its reason and note) and erasure, with a confirmation. */
+export function ReviewActions({
+  id,
+  status,
+  flow,
+  flowPending,
+}: {
+  id: string;
+  status: IdentityStatus | null;
+  flow: Flow | undefined;
+  flowPending: boolean;
+}) {
   const { t } = useTranslation('console');
-  const decide = useDecideVerification(id);
   const erase = useDeleteVerification(id);
   const [confirming, setConfirming] = useState(false);
   const finished = status !== null && status !== 'pending' && status !== 'running';
@@ -17,23 +28,10 @@ export function ReviewActions({ id, status }: { id: string; status: IdentityStat
     <section aria-labelledby="detail-review" className="card">
       <h2 id="detail-review">{t('review.title')}</h2>
       {finished ? (
-        <div role="group" aria-label={t('review.decision')} className="actions">
-          {reviewDecisions.map((decision) => (
-            <button
-              key={decision}
-              type="button"
-              disabled={decide.isPending || status === decision}
-              onClick={() => decide.mutate(decision)}
-            >
-              {t(`review.mark.${decision}`)}
-            </button>
-          ))}
-        </div>
+        <DecisionForm id={id} flow={flow} flowPending={flowPending} />
       ) : (
         <p>{t('review.notFinished')}</p>
       )}
-      {decide.isError && <p role="alert">{errorMessage(decide.error)}</p>}
-      {decide.isSuccess && <p role="status">{t('review.saved')}</p>}
       <h3>{t('review.eraseTitle')}</h3>
       {!confirming ? (
         <button type="button" className="danger" onClick={() => setConfirming(true)}>

@@ -12,7 +12,7 @@ import {
 } from '../api/staff-api';
 import { hasPending, upsertById } from '../lib/collections';
 import type { CreditCheckRecord, VerificationSummary } from '@/shared/contract/bff-api';
-import type { ReviewDecision } from '@/shared/contract/verification';
+import type { StaffDecision } from '@/shared/contract/bff-api';
 
 /** Slow polling behind the event stream, in case a proxy drops it without an error. */
 const listFallbackMs = 15_000;
@@ -68,7 +68,7 @@ export function useCreateCreditCheck(country: 'ar' | 'br') {
 export function useDecideVerification(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (status: ReviewDecision) => decideVerification(id, status),
+    mutationFn: (decision: StaffDecision) => decideVerification(id, decision),
     onSuccess: (detail) => {
       queryClient.setQueryData(consoleKeys.verification(id), detail);
       queryClient.setQueryData<VerificationSummary[]>(

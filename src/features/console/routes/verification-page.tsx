@@ -4,6 +4,7 @@ import { useTranslation } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { ConsoleLink } from '../components/console-link';
 import { ReviewActions } from '../components/review-actions';
+import { ReviewHistory } from '../components/review-history';
 import { LoadError, Loading } from '../components/query-state';
 import { StatusBadge } from '../components/status-badge';
 import { KeyValueList, KvRow, MediaLinks, Unknown } from '../components/value-view';
@@ -161,7 +162,13 @@ export function VerificationPage({ id }: { id: string }) {
           ) : (
             <p className="card">{t('detail.noData')}</p>
           )}
-          <ReviewActions id={id} status={status} />
+          <ReviewActions
+            id={id}
+            status={status}
+            flow={flowQuery?.data}
+            flowPending={flowQuery?.isPending ?? false}
+          />
+          <ReviewHistory reviews={query.data.reviews} flow={flowQuery?.data} />
           <EventsSection events={query.data.events} />
           <RawData id={id} body={query.data} />
         </MediaLinks.Provider>
