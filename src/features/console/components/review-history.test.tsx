@@ -54,7 +54,7 @@ describe('review reasons and history', () => {
     expect(reasonOptions(t, brBank, 'es', 'rejected').map((o) => o.label)).toEqual([
       'Ingresos no comprobados por el extracto',
       'Extracto bancario alterado',
-      'El rostro no coincide con el documento',
+      'La cara no coincide con el documento',
       'Otro (explica el motivo en la nota)',
     ]);
     expect(reasonOptions(t, brBank, 'es', 'verified')[0]).toEqual({
