@@ -26,6 +26,9 @@ export function productEnv(port: number, servicePort: number, dataDir: string): 
     // The capture and console tests run against a service that has only the hosted API's
     // documented routes (and no liveness challenge), as the BFF must work against the hosted service.
     SERVICE_EXTENSIONS: 'off',
+    // The sample files' markers (person, scenario) are read only with demo scenarios on; the spec
+    // of the off state starts a product of its own with it off.
+    DEMO_SCENARIOS: 'on',
     LOG_LEVEL: 'warn',
     // The handoff's QR code points here (a name, not the loopback address the tests browse).
     PUBLIC_BFF_URL: `http://localhost:${port}`,

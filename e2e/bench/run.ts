@@ -47,7 +47,11 @@ function record(text: string) {
     '# Benchmark results\n\nWritten by `e2e/bench/run.ts` (every `npm run bench:*`): the latest run of each benchmark, as it printed.\n';
   const sections = new Map<string, string>();
   if (fs.existsSync(file)) {
-    for (const part of fs.readFileSync(file, 'utf8').split(/^## /m).slice(1)) {
+    // Sections are `## bench:…` and `## history…`; a benchmark's own output may print `## …` lines.
+    for (const part of fs
+      .readFileSync(file, 'utf8')
+      .split(/^## (?=bench:|history)/m)
+      .slice(1)) {
       sections.set(part.slice(0, part.indexOf('\n')).trim(), `## ${part.trimEnd()}\n`);
     }
   }

@@ -16,6 +16,7 @@ export const serverEntries = {
   'pdf-worker': 'src/service/checks/pdf-worker.ts',
   'image-worker': 'src/service/checks/image-worker.ts',
   'face-worker': 'src/service/checks/face-worker.ts',
+  'ffmpeg-worker': 'src/service/checks/ffmpeg-worker.ts',
 };
 
 /** Where the servers of an SPA build go: beside it (`dist` → `dist-server`). */

@@ -36,6 +36,12 @@ export interface ServiceConfig {
    * the extensions on (the hosted API gives none); `LIVENESS_CHALLENGE=off` turns it off alone.
    */
   livenessChallenge: boolean;
+  /**
+   * Whether the sample markers (`idv-person=`, `idv-scenario=` in a file's metadata) are read, and
+   * the demo's synthetic watch list and registries answer: for tests and demos only. Off, a marker
+   * changes nothing and the facts are what the pixels give (anyone can write such metadata).
+   */
+  demoScenarios: boolean;
   /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
   creditCheckSegments: string[];
   /**
@@ -110,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauthFailuresPerMinute: positiveNumber('OAUTH_FAILURES_PER_MINUTE', env.OAUTH_FAILURES_PER_MINUTE, 20),
     defaultFlowId: env.DEFAULT_FLOW_ID || 'ar-national-id',
     extensions: parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true),
+    demoScenarios: parseSwitch('DEMO_SCENARIOS', env.DEMO_SCENARIOS, false),
     livenessChallenge:
       parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true) &&
       parseSwitch('LIVENESS_CHALLENGE', env.LIVENESS_CHALLENGE, true),

@@ -8,3 +8,6 @@ export const MAX_FILES_PER_REQUEST = 16;
 /** The BFF's early bound on a whole send-input body: every file at its limit plus form overhead. */
 export const MAX_SEND_INPUT_BODY_BYTES = MAX_FILES_PER_REQUEST * MAX_FILE_BYTES + 1024 * 1024;
 export const MAX_VIDEO_SECONDS = 30;
+/** Frames a liveness video's header may declare (4K covers every phone camera): longest side, pixels. */
+export const MAX_VIDEO_SIDE = 4096;
+export const MAX_VIDEO_PIXELS = 4096 * 2304;

@@ -73,6 +73,8 @@ export class ServiceProcess {
         // The BFF must need only the routes the hosted API documents: the embedded service's
         // own extensions (GET /v2/flows, …) answer 404 in every BFF test.
         SERVICE_EXTENSIONS: 'off',
+        // The sample files' markers (person, scenario) are read only with demo scenarios on.
+        DEMO_SCENARIOS: 'on',
         ...this.env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -10,10 +10,17 @@ import {
 import { shapeMismatch } from '@/shared/document-outline';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
-import { MIN_IMAGE_SIDE } from '@/shared/limits';
+import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { Pdf417Read } from './barcode';
 import type { LivenessChallenge } from '@/shared/liveness-challenge';
-import { documentFaces, selfieFaces, videoChallenge, videoFaces } from './face-checks';
+import {
+  documentFaces,
+  markNotChecked,
+  selfieFaces,
+  videoChallenge,
+  videoFaces,
+  whyNotRun,
+} from './face-checks';
 import { readMrz, readMrzBands } from './mrz';
 import type { MrzBandRead } from './mrz-bands';
 import { parseStatement } from './bank-statement';
@@ -33,14 +40,21 @@ export interface DocumentPhotoContext {
   otherSide?: { phash?: string };
   /** The flow compares a selfie or video with the document's portrait, so a portrait must be found. */
   faceRequired?: boolean;
+  /** Whether sample markers are read (DEMO_SCENARIOS); off, a file's metadata changes nothing. */
+  markers?: boolean;
 }
 
-export interface CustomDocumentContext {
+/** Whether sample markers are read (DEMO_SCENARIOS=on, tests and demos only). */
+export interface MarkerOption {
+  markers?: boolean;
+}
+
+export interface CustomDocumentContext extends MarkerOption {
   page: 'front' | 'back' | 'multi';
   multiPageAllowed: boolean;
 }
 
-export interface BankStatementContext {
+export interface BankStatementContext extends MarkerOption {
   password?: string;
   country: string;
   institutionId: string;
@@ -165,7 +179,13 @@ interface PhotoCheck {
   document?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
+  /** Read sample markers (DEMO_SCENARIOS). */
+  markers?: boolean;
 }
+
+/** The markers of a file, only where demo scenarios are on (else none, whatever it carries). */
+const fileMarkers = async (path: string, on: boolean | undefined, ...found: Markers[]): Promise<Markers> =>
+  on ? mergeMarkers(...found, await scanFileMarkers(path)) : {};
 
 /**
  * The steps every photo input takes, in order: format, header and size, markers, pixel metrics,
@@ -205,7 +225,7 @@ async function checkPhoto(
     };
   }
   Object.assign(facts, photo.sized);
-  const markers = mergeMarkers(header.markers, await scanFileMarkers(file.path));
+  const markers = await fileMarkers(file.path, photo.markers, header.markers);
   const scenario = applyMarkers(markers, photo.family, facts);
 
   // One bounded decode in a worker thread feeds the metrics and, when asked, the barcode reader,
@@ -244,12 +264,10 @@ async function pdfMarkerOutcome(
   info: PdfInfo,
   family: (code: ErrorCode) => boolean,
   facts: InputFacts,
+  on: boolean | undefined,
 ): Promise<CheckOutcome | undefined> {
   facts.pageCount = info.pageCount;
-  const markers = mergeMarkers(
-    parseMarkers([info.keywords ?? '', info.subject ?? '']),
-    await scanFileMarkers(file.path),
-  );
+  const markers = await fileMarkers(file.path, on, parseMarkers([info.keywords ?? '', info.subject ?? '']));
   const scenario = applyMarkers(markers, family, facts);
   return scenario ? markerOutcome(scenario, facts) : undefined;
 }
@@ -275,6 +293,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
       family: markerFamilies.document,
+      markers: ctx.markers,
     });
     if ('outcome' in photo) return photo.outcome;
     const { metrics } = photo;
@@ -351,8 +370,14 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();
 
     if (wantsFace) {
-      let faces = await documentFaces(photo.faces ?? file.path, facts);
-      if (faces === 'noFace' && photo.facesCrop) faces = await documentFaces(photo.facesCrop, facts);
+      // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
+      const looked = async (image: string | FacePixels) =>
+        documentFaces(image, facts).catch((error: unknown) => {
+          markNotChecked(facts, 'faces', `the portrait could not be looked for: ${whyNotRun(error)}`);
+          return null;
+        });
+      let faces = await looked(photo.faces ?? file.path);
+      if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }
@@ -361,7 +386,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
   });
 }
 
-export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
+export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): Promise<CheckOutcome> {
   return guarded('selfiePhoto.validationError', async (facts) => {
     const photo = await checkPhoto(file, facts, {
       faces: true,
@@ -369,9 +394,15 @@ export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
       notAPhoto: 'a selfie must be a JPEG or PNG image',
       small: 'selfiePhoto.validationError',
       family: markerFamilies.selfie,
+      markers: options.markers,
     });
     if ('outcome' in photo) return photo.outcome;
-    const verdict = await selfieFaces(photo.faces ?? file.path, facts);
+    // A face check that cannot run (the worker died, a model did not load) is no refusal of the
+    // person: the selfie is kept, marked not checked, and the verification goes to a review.
+    const verdict = await selfieFaces(photo.faces ?? file.path, facts).catch((error: unknown) => {
+      markNotChecked(facts, 'faces', `the faces could not be looked at: ${whyNotRun(error)}`);
+      return null;
+    });
     return verdict
       ? fail(`selfiePhoto.${verdict}`, markerMessages[`selfiePhoto.${verdict}`] ?? '', facts)
       : pass(facts);
@@ -386,13 +417,16 @@ export function checkSelfiePhoto(file: StoredFile): Promise<CheckOutcome> {
 export function checkSelfieVideo(
   file: StoredFile,
   challenge?: LivenessChallenge | null,
+  options: MarkerOption = {},
 ): Promise<CheckOutcome> {
   return guarded('voiceVideo.conversionFailed', async (facts) => {
     const container = await checkContainer(file.path, file.format);
     if (!container.ok) return fail('voiceVideo.conversionFailed', container.reason, facts);
     if (container.durationSeconds !== undefined)
       facts.durationSeconds = Math.round(container.durationSeconds * 100) / 100;
-    const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.video, facts);
+    const beyond = beyondVideoLimits(container);
+    if (beyond) return fail('voiceVideo.conversionFailed', beyond, facts);
+    const scenario = applyMarkers(await fileMarkers(file.path, options.markers), markerFamilies.video, facts);
     if (scenario) return markerOutcome(scenario, facts);
     const verdict = await videoFaces(file.path, facts);
     if (verdict) return fail(`voiceVideo.${verdict}`, markerMessages[`voiceVideo.${verdict}`] ?? '', facts);
@@ -414,12 +448,30 @@ export function checkSelfieVideo(
   });
 }
 
+/**
+ * What the container's header declares beyond the service's bounds (decoding is never tried on
+ * it): a length over MAX_VIDEO_SECONDS or of zero, frames over MAX_VIDEO_SIDE or MAX_VIDEO_PIXELS.
+ */
+function beyondVideoLimits(container: { durationSeconds?: number; width?: number; height?: number }) {
+  const { durationSeconds, width, height } = container;
+  if (durationSeconds !== undefined && !(durationSeconds > 0)) return 'the video declares a length of zero';
+  if (durationSeconds !== undefined && durationSeconds > MAX_VIDEO_SECONDS)
+    return `the video declares ${Math.round(durationSeconds)} s; at most ${MAX_VIDEO_SECONDS} s are accepted`;
+  if (
+    width !== undefined &&
+    height !== undefined &&
+    (width > MAX_VIDEO_SIDE || height > MAX_VIDEO_SIDE || width * height > MAX_VIDEO_PIXELS)
+  )
+    return `the video declares frames of ${width}×${height}; at most ${MAX_VIDEO_SIDE} px a side are accepted`;
+  return null;
+}
+
 export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
     if (file.format === 'pdf') {
       const opened = await readPdf(file.path, { textPages: 5 });
       if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
-      const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts);
+      const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts, ctx.markers);
       if (marked) return marked;
       if (opened.info.pageCount > 1 && !ctx.multiPageAllowed) {
         return fail(
@@ -438,6 +490,7 @@ export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext
       small: 'documentPhoto.smallImageSize',
       family: markerFamilies.custom,
       sized: { pageCount: 1 },
+      markers: ctx.markers,
     });
     return 'outcome' in photo ? photo.outcome : pass(facts);
   });
@@ -447,7 +500,7 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
   return guarded('bankDocument.statementNotSupported', async (facts) => {
     if (file.format !== 'pdf') {
       // No OCR here: only a marker can say more about a photographed statement.
-      const scenario = applyMarkers(await scanFileMarkers(file.path), markerFamilies.bank, facts);
+      const scenario = applyMarkers(await fileMarkers(file.path, ctx.markers), markerFamilies.bank, facts);
       if (scenario) return markerOutcome(scenario, facts);
       return fail('bankDocument.statementNotSupported', 'only PDF statements with text can be read', facts);
     }
@@ -465,7 +518,7 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       }
       return fail('bankDocument.statementNotSupported', opened.message, facts);
     }
-    const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.bank, facts);
+    const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.bank, facts, ctx.markers);
     if (marked) return marked;
     const trace = editTrace(opened.info);
     if (trace) return fail('bankDocument.invalidMetadata', trace, facts);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import {
   headYaw,
@@ -9,13 +8,12 @@ import {
 } from '@/shared/liveness-challenge';
 import { detectFaces } from './face-reader';
 import { storedDescriptor } from './faces';
+import { FrameReadError, runFfmpeg } from './frame-reader';
 import type { FacePixels } from './image';
-import type { InputFacts } from './types';
+import type { InputFacts, NotCheckedKey } from './types';
 
 /** Frames of a liveness video that are looked at (evenly spread over its length). */
 export const VIDEO_FRAMES = 3;
-/** The frame extraction may take this long before the video counts as unreadable for faces. */
-const FRAME_TIMEOUT_MS = 15_000;
 
 function record(facts: InputFacts, judgement: FaceJudgement) {
   facts.faces = judgement.faces.length;
@@ -42,9 +40,6 @@ export async function faceDescriptorOf(image: string | FacePixels) {
   const embedding = (await detectFaces(image, 'descriptor')).faces[0]?.embedding;
   return embedding?.length ? storedDescriptor(embedding) : undefined;
 }
-
-/** ffmpeg from FFMPEG_PATH or PATH; the service runs without it (then videos are not looked into). */
-const ffmpeg = () => process.env.FFMPEG_PATH || 'ffmpeg';
 
 /**
  * Most bytes the frames of one video may take on ffmpeg's output (3 frames of 640×640 RGB are
@@ -103,66 +98,61 @@ export async function videoFrames(
 ): Promise<FacePixels[]> {
   const fps = sampling.fps ?? (durationSeconds && durationSeconds > 0 ? sampling.max / durationSeconds : 1);
   const side = sampling.side;
-  const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-i',
+  const output = await runFfmpeg(
     path,
-    '-an',
-    '-vf',
-    `fps=${fps.toFixed(4)},scale=${side}:${side}:force_original_aspect_ratio=decrease`,
-    '-frames:v',
-    String(sampling.max),
-    '-f',
-    'image2pipe',
-    '-c:v',
-    'ppm',
-    'pipe:1',
-  ];
-  const output = await new Promise<Buffer>((resolve, reject) => {
-    execFile(
-      ffmpeg(),
-      args,
-      { timeout: FRAME_TIMEOUT_MS, encoding: 'buffer', maxBuffer: FRAMES_MAX_BYTES },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
-    );
-  });
+    [
+      '-an',
+      '-vf',
+      `fps=${fps.toFixed(4)},scale=${side}:${side}:force_original_aspect_ratio=decrease`,
+      '-frames:v',
+      String(sampling.max),
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'ppm',
+    ],
+    FRAMES_MAX_BYTES,
+  );
   return ppmFrames(output);
 }
 
-let ffmpegMissing = false;
+/** Why a check could not run, for staff: the error's own words (never the file's contents). */
+export const whyNotRun = (error: unknown) =>
+  error instanceof FrameReadError || error instanceof Error ? error.message : 'the check failed';
 
 /**
  * Faces in sampled frames of a liveness video: noFace when no frame has one, multipleFaces when a
- * frame has more than one. Undefined when frames cannot be taken (no ffmpeg): the video is then
- * judged by its container alone.
+ * frame has more than one. When the frames cannot be taken or looked at (FFmpeg failed or ran out
+ * of time, the face worker died), the video is not refused for it but marked not checked with the
+ * reason (`facts.notChecked.faces`): processing then sends the verification to a review.
  */
 export async function videoFaces(
   path: string,
   facts: InputFacts,
 ): Promise<'noFace' | 'multipleFaces' | null> {
-  if (ffmpegMissing) return null;
-  let frames: FacePixels[];
-  try {
-    frames = await videoFrames(path, facts.durationSeconds);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') ffmpegMissing = true;
-    return null;
-  }
-  if (frames.length === 0) return null;
   let most = 0;
-  for (const [index, frame] of frames.entries()) {
-    const judgement = await detectFaces(frame, 'count');
-    most = Math.max(most, judgement.faces.length);
-    // The frame whose face the face match will use (its descriptor is taken at processing).
-    if (judgement.faces.length === 1 && facts.faceFrame === undefined) facts.faceFrame = index;
+  try {
+    const frames = await videoFrames(path, facts.durationSeconds);
+    if (frames.length === 0) throw new FrameReadError('FFmpeg found no video frame');
+    for (const [index, frame] of frames.entries()) {
+      const judgement = await detectFaces(frame, 'count');
+      most = Math.max(most, judgement.faces.length);
+      // The frame whose face the face match will use (its descriptor is taken at processing).
+      if (judgement.faces.length === 1 && facts.faceFrame === undefined) facts.faceFrame = index;
+    }
+  } catch (error) {
+    markNotChecked(facts, 'faces', `the video's frames could not be looked at: ${whyNotRun(error)}`);
+    return null;
   }
   facts.faces = most;
   if (most === 0) return 'noFace';
   if (most > 1) return 'multipleFaces';
   return null;
+}
+
+/** Records that a check of this input could not run, and why (the first reason of each check stays). */
+export function markNotChecked(facts: InputFacts, check: NotCheckedKey, reason: string) {
+  facts.notChecked = { [check]: reason, ...facts.notChecked };
 }
 
 /**
@@ -175,27 +165,23 @@ export async function videoChallenge(
   challenge: LivenessChallenge,
   facts: InputFacts,
 ): Promise<ChallengeVerdict | { ok: 'unchecked'; reason: string }> {
-  let frames: FacePixels[];
-  try {
-    frames = await videoFrames(path, facts.durationSeconds, CHALLENGE_SAMPLING);
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return {
-      ok: 'unchecked',
-      reason: missing ? 'no ffmpeg to read the frames' : 'the frames could not be read',
-    };
-  }
   const read: ChallengeFrame[] = [];
-  for (const frame of frames) {
-    const judgement = await detectFaces(frame, 'selfie');
-    const first = judgement.faces[0];
-    read.push({
-      faces: judgement.faces.length,
-      ...(first ? { yaw: headYaw(first.mesh) } : {}),
-      ...(judgement.eyeOpenness !== undefined ? { eyeOpenness: judgement.eyeOpenness } : {}),
-    });
-    const sofar = judgeChallenge(read, challenge);
-    if (sofar.ok) return sofar;
+  try {
+    const frames = await videoFrames(path, facts.durationSeconds, CHALLENGE_SAMPLING);
+    if (frames.length === 0) throw new FrameReadError('FFmpeg found no video frame');
+    for (const frame of frames) {
+      const judgement = await detectFaces(frame, 'selfie');
+      const first = judgement.faces[0];
+      read.push({
+        faces: judgement.faces.length,
+        ...(first ? { yaw: headYaw(first.mesh) } : {}),
+        ...(judgement.eyeOpenness !== undefined ? { eyeOpenness: judgement.eyeOpenness } : {}),
+      });
+      const sofar = judgeChallenge(read, challenge);
+      if (sofar.ok) return sofar;
+    }
+  } catch (error) {
+    return { ok: 'unchecked', reason: `the frames could not be looked at: ${whyNotRun(error)}` };
   }
   return judgeChallenge(read, challenge);
 }

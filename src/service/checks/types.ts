@@ -61,6 +61,12 @@ export interface InputFacts {
    * they could not be read (the liveness step then fails, for a review), with the reason for staff.
    */
   challenge?: { actions: string[]; result: 'passed' | 'failed' | 'unchecked'; reason?: string };
+  /**
+   * Checks of this input that could not run (FFmpeg failed, a model did not load, a worker died, a
+   * timeout), each with its reason for staff. Such an input is accepted but never counts as
+   * checked: processing reports the step it feeds as not checked and ends in `reviewNeeded`.
+   */
+  notChecked?: Partial<Record<NotCheckedKey, string>>;
   /** The scenario code carried by the file's marker, if any. */
   scenario?: ErrorCode;
   person?: Person;
@@ -71,6 +77,9 @@ export interface InputFacts {
   /** Text read from a PDF, trimmed (for custom documents). */
   text?: string;
 }
+
+/** The checks an input's `notChecked` names: its faces, or the descriptor of the face match. */
+export type NotCheckedKey = 'faces' | 'faceMatch';
 
 export interface CheckOutcome {
   /** null when the input passes. */

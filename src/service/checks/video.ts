@@ -27,8 +27,13 @@ class Reader {
   }
 }
 
+/**
+ * A whole container, with what its header declares: the length (none for a live recording or a
+ * fragmented MP4 without one) and the largest video frame (none when no track states it).
+ */
 export type ContainerCheck =
-  { ok: true; durationSeconds?: number; tracks: number } | { ok: false; reason: string };
+  | { ok: true; durationSeconds?: number; width?: number; height?: number; tracks: number }
+  | { ok: false; reason: string };
 
 /** Checks that a video's container is whole: structure sizes agree with the file, and it holds media. */
 export async function checkContainer(path: string, format: FileFormat): Promise<ContainerCheck> {
@@ -97,19 +102,57 @@ async function checkIsoBmff(reader: Reader): Promise<ContainerCheck> {
   const mvhd = children.find((b) => b.type === 'mvhd');
   const tracks = children.filter((b) => b.type === 'trak').length;
   if (!mvhd || tracks === 0) return { ok: false, reason: 'moov has no header or no track' };
-  let durationSeconds: number | undefined;
-  const body = await reader.bytes(mvhd.start + mvhd.headerSize, Math.min(32, mvhd.size - mvhd.headerSize));
-  const version = body[0];
-  if (version === 1 && body.length >= 32) {
-    const timescale = body.readUInt32BE(20);
-    const duration = Number(body.readBigUInt64BE(24));
-    if (timescale > 0) durationSeconds = duration / timescale;
-  } else if (version === 0 && body.length >= 20) {
-    const timescale = body.readUInt32BE(12);
-    const duration = body.readUInt32BE(16);
-    if (timescale > 0) durationSeconds = duration / timescale;
+  let durationSeconds = await mvhdDuration(reader, mvhd);
+  const mvex = children.find((b) => b.type === 'mvex');
+  if (mvex) {
+    // Fragmented: the movie header's length covers no fragment; `mehd` states the whole, if present.
+    durationSeconds = undefined;
+    const inMvex = await readBoxes(reader, mvex.start + mvex.headerSize, mvex.start + mvex.size);
+    const mehd = typeof inMvex === 'string' ? undefined : inMvex.find((b) => b.type === 'mehd');
+    const timescale = await mvhdTimescale(reader, mvhd);
+    if (mehd && timescale) {
+      const body = await reader.bytes(
+        mehd.start + mehd.headerSize,
+        Math.min(12, mehd.size - mehd.headerSize),
+      );
+      const fragmentDuration =
+        body[0] === 1 && body.length >= 12
+          ? Number(body.readBigUInt64BE(4))
+          : body.length >= 8
+            ? body.readUInt32BE(4)
+            : 0;
+      if (fragmentDuration > 0) durationSeconds = fragmentDuration / timescale;
+    }
   }
-  return { ok: true, durationSeconds, tracks };
+  let width: number | undefined;
+  let height: number | undefined;
+  for (const trak of children.filter((b) => b.type === 'trak')) {
+    const inTrak = await readBoxes(reader, trak.start + trak.headerSize, trak.start + trak.size);
+    const tkhd = typeof inTrak === 'string' ? undefined : inTrak.find((b) => b.type === 'tkhd');
+    if (!tkhd || tkhd.size - tkhd.headerSize < 84) continue;
+    // Width and height are the box's last 8 bytes, 16.16 fixed point (0 for a sound track).
+    const size = await reader.bytes(tkhd.start + tkhd.size - 8, 8);
+    const w = size.readUInt32BE(0) / 65536;
+    const h = size.readUInt32BE(4) / 65536;
+    if (w * h > (width ?? 0) * (height ?? 0)) [width, height] = [Math.round(w), Math.round(h)];
+  }
+  return { ok: true, durationSeconds, width, height, tracks };
+}
+
+async function mvhdTimescale(reader: Reader, mvhd: Box) {
+  const body = await reader.bytes(mvhd.start + mvhd.headerSize, Math.min(32, mvhd.size - mvhd.headerSize));
+  if (body[0] === 1 && body.length >= 24) return body.readUInt32BE(20);
+  if (body[0] === 0 && body.length >= 16) return body.readUInt32BE(12);
+  return 0;
+}
+
+async function mvhdDuration(reader: Reader, mvhd: Box) {
+  const body = await reader.bytes(mvhd.start + mvhd.headerSize, Math.min(32, mvhd.size - mvhd.headerSize));
+  const timescale = await mvhdTimescale(reader, mvhd);
+  if (!timescale) return undefined;
+  if (body[0] === 1 && body.length >= 32) return Number(body.readBigUInt64BE(24)) / timescale;
+  if (body[0] === 0 && body.length >= 20) return body.readUInt32BE(16) / timescale;
+  return undefined;
 }
 
 const EBML_HEADER = 0x1a45dfa3;
@@ -119,6 +162,36 @@ const TRACKS = 0x1654ae6b;
 const TRACK_ENTRY = 0xae;
 const BLOCK_IDS = new Set([0xa3, 0xa0]); // SimpleBlock, BlockGroup
 const DOC_TYPE = 0x4282;
+const INFO = 0x1549a966;
+const TIMECODE_SCALE = 0x2ad7b1;
+const DURATION = 0x4489;
+const VIDEO = 0xe0;
+const PIXEL_WIDTH = 0xb0;
+const PIXEL_HEIGHT = 0xba;
+
+/** An unsigned integer or float element's value (EBML stores both big-endian, in 1–8 bytes). */
+async function ebmlNumber(reader: Reader, element: Element, float = false): Promise<number | undefined> {
+  const size = element.size ?? 0;
+  if (size === 0 || size > 8) return undefined;
+  const bytes = await reader.bytes(element.dataStart, size);
+  if (float) return size === 4 ? bytes.readFloatBE(0) : size === 8 ? bytes.readDoubleBE(0) : undefined;
+  let value = 0;
+  for (const b of bytes) value = value * 256 + b;
+  return value;
+}
+
+/** The children of a master element of known size (a damaged child ends the list). */
+async function ebmlChildren(reader: Reader, parent: Element): Promise<Element[]> {
+  const children: Element[] = [];
+  const end = parent.dataStart + (parent.size ?? 0);
+  for (let p = parent.dataStart; p < end && children.length < 1000;) {
+    const child = await readElement(reader, p);
+    if (typeof child === 'string' || child.size === null || child.dataStart + child.size > end) break;
+    children.push(child);
+    p = child.dataStart + child.size;
+  }
+  return children;
+}
 
 interface Element {
   id: number;
@@ -184,6 +257,9 @@ async function checkEbml(reader: Reader): Promise<ContainerCheck> {
   let tracks = 0;
   let blocks = 0;
   let nodes = 0;
+  let durationSeconds: number | undefined;
+  let width: number | undefined;
+  let height: number | undefined;
   // Parents whose children we walk: the Segment itself and any Cluster (block presence).
   const stack: number[] = [segmentEnd];
   for (let p = segment.dataStart; p < segmentEnd;) {
@@ -212,15 +288,32 @@ async function checkEbml(reader: Reader): Promise<ContainerCheck> {
         const entry = await readElement(reader, q);
         if (typeof entry === 'string' || entry.size === null)
           return { ok: false, reason: 'Tracks are damaged' };
-        if (entry.id === TRACK_ENTRY) tracks++;
+        if (entry.id === TRACK_ENTRY) {
+          tracks++;
+          const video = (await ebmlChildren(reader, entry)).find((c) => c.id === VIDEO);
+          const pixels = video ? await ebmlChildren(reader, video) : [];
+          const pw = pixels.find((c) => c.id === PIXEL_WIDTH);
+          const ph = pixels.find((c) => c.id === PIXEL_HEIGHT);
+          const w = pw && (await ebmlNumber(reader, pw));
+          const h = ph && (await ebmlNumber(reader, ph));
+          if (w && h && w * h > (width ?? 0) * (height ?? 0)) [width, height] = [w, h];
+        }
         q = entry.dataStart + entry.size;
         if (q > end) return { ok: false, reason: 'Tracks are damaged' };
       }
+    }
+    if (element.id === INFO) {
+      const info = await ebmlChildren(reader, element);
+      const scale = info.find((c) => c.id === TIMECODE_SCALE);
+      const duration = info.find((c) => c.id === DURATION);
+      const nanosPerTick = (scale && (await ebmlNumber(reader, scale))) || 1_000_000;
+      const ticks = duration && (await ebmlNumber(reader, duration, true));
+      if (ticks !== undefined && Number.isFinite(ticks)) durationSeconds = (ticks * nanosPerTick) / 1e9;
     }
     if (BLOCK_IDS.has(element.id)) blocks++;
     p = end;
   }
   if (tracks === 0) return { ok: false, reason: 'no track' };
   if (blocks === 0) return { ok: false, reason: 'no media data' };
-  return { ok: true, tracks };
+  return { ok: true, tracks, durationSeconds, width, height };
 }

@@ -49,6 +49,9 @@ export async function startService(
     // The sample videos were recorded before any challenge was asked: the tests of the challenge
     // turn it on.
     LIVENESS_CHALLENGE: 'off',
+    // The sample files carry their person and scenario in markers, read only with demo scenarios on
+    // (off by default; tests of the off state pass DEMO_SCENARIOS: 'off').
+    DEMO_SCENARIOS: 'on',
     ...env,
   });
   const app = buildServiceApp(config);

@@ -233,7 +233,7 @@ export class Lifecycle {
         if (this.closed || !this.ctx.repo.get(id)) return;
         await addFaceDescriptors(this.ctx, v, plan);
         if (this.closed || !this.ctx.repo.get(id)) return;
-        result = buildResult(plan, v, this.ctx.repo.inputs(v.id));
+        result = buildResult(plan, v, this.ctx.repo.inputs(v.id), { demo: this.ctx.config.demoScenarios });
         this.touch(id, { result: JSON.stringify(result) });
       }
       for (const key of stepKeys(result)) {

@@ -121,6 +121,7 @@ async function runCheck(
   file: UploadedFile,
   otherSide: InputFacts | undefined,
   challenge: LivenessChallenge | null,
+  markers: boolean,
 ): Promise<CheckOutcome> {
   switch (d.inputType) {
     case 'document-photo': {
@@ -132,6 +133,7 @@ async function runCheck(
         page: d.data.page,
         requires,
         faceRequired: plan.biometric !== null,
+        markers,
         ...(otherSide ? { otherSide: { phash: otherSide.phash } } : {}),
       });
     }
@@ -140,17 +142,19 @@ async function runCheck(
       return checkCustomDocument(file, {
         page: d.data.page,
         multiPageAllowed: planned.kind === 'custom' && planned.doc.multiPage,
+        markers,
       });
     }
     case 'selfie-photo':
-      return checkSelfiePhoto(file);
+      return checkSelfiePhoto(file, { markers });
     case 'selfie-video':
-      return checkSelfieVideo(file, challenge);
+      return checkSelfieVideo(file, challenge, { markers });
     case 'financial-information-bank-statement-parsing-request':
       return checkBankStatement(file, {
         ...(d.data.password !== undefined ? { password: d.data.password } : {}),
         country: d.data.country,
         institutionId: d.data.institutionId,
+        markers,
       });
     case 'custom-fields':
       return { code: null, facts: {} };
@@ -248,7 +252,7 @@ export async function sendInput(
           ? frontHere.then((front) => (front.code ? undefined : front.facts))
           : Promise.resolve(accepted(otherKey));
         const outcome = otherSide
-          .then((other) => withTimeout(runCheck(plan, d, file, other, challenge)))
+          .then((other) => withTimeout(runCheck(plan, d, file, other, challenge, ctx.config.demoScenarios)))
           .catch((error: unknown): CheckOutcome => {
             request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
             return { code: systemCodeOf[d.inputType], message: 'the file could not be processed', facts: {} };

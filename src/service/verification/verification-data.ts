@@ -114,6 +114,26 @@ const failed = (
   error: { type: 'StepError', code, message },
 });
 
+/**
+ * A step whose check did not run here: the embedded service has no watch list, no document
+ * template or alteration model and no government registry to ask (the hosted service has them).
+ * It is reported as not performed, with the reason, and never as passed: the step carries an
+ * error `<step>.notPerformed` (its `data` says `performed: false`). Such a step alone does not
+ * decide the verification (every verification would otherwise end in review); a check that should
+ * have run and could not (`.notChecked`) does.
+ */
+const notPerformed = (id: string, reason: string, data: Record<string, unknown> = {}): StepResult =>
+  failed(id, `${id}.notPerformed`, reason, { ...data, performed: false });
+const isNotPerformed = (code: string) => code.endsWith('.notPerformed');
+
+/** Reasons a step was not performed, for staff (the console translates the code, shows this too). */
+const notPerformedReasons = {
+  watchlists: 'no watch list is configured in the embedded service',
+  'alteration-detection': 'the embedded service has no alteration-detection model',
+  'template-matching': 'the embedded service has no document templates to compare with',
+  registry: 'the embedded service cannot ask the government registry',
+};
+
 /** Steps whose error rejects the verification; any other step error asks for a review. */
 const rejectingCodes = new Set([
   'watchlists.matchFound',
@@ -124,12 +144,16 @@ const rejectingCodes = new Set([
 /** Names that the synthetic watch-list matches (documented in the service README). */
 const syntheticWatchlist = /\bsanction(ed)?\b/i;
 
+/** How a document's face match went: computed, could not run (why), or not applicable. */
+type MatchOutcome = FaceMatch | { notChecked: string } | undefined;
+
 function documentSteps(
   person: Person | undefined,
   country: string,
   type: string,
-  match: FaceMatch | undefined,
+  match: MatchOutcome,
   customFields: Record<string, string> | null,
+  demo: boolean,
 ): StepResult[] {
   const steps: StepResult[] = [];
   steps.push(
@@ -143,7 +167,15 @@ function documentSteps(
         ),
   );
   // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
-  if (match) {
+  if (match && 'notChecked' in match) {
+    steps.push(
+      failed(
+        'facematch',
+        'facematch.notChecked',
+        `the face match could not be computed: ${match.notChecked}`,
+      ),
+    );
+  } else if (match) {
     steps.push(
       match.passed
         ? ok('facematch', { score: match.score })
@@ -153,16 +185,19 @@ function documentSteps(
     );
   }
   const name = person?.fullName ?? '';
+  // The demo's watch list (DEMO_SCENARIOS=on) is a real look-up in a synthetic list, said so.
   steps.push(
-    syntheticWatchlist.test(name)
-      ? failed('watchlists', 'watchlists.matchFound', 'the name matches a (synthetic) watch-list entry', {
-          lists: [{ name: 'Synthetic demo list', matched: true }],
-          synthetic: true,
-        })
-      : ok('watchlists', { lists: [{ name: 'Synthetic demo list', matched: false }], synthetic: true }),
+    !demo
+      ? notPerformed('watchlists', notPerformedReasons.watchlists)
+      : syntheticWatchlist.test(name)
+        ? failed('watchlists', 'watchlists.matchFound', 'the name matches a (synthetic) watch-list entry', {
+            lists: [{ name: 'Synthetic demo list', matched: true }],
+            synthetic: true,
+          })
+        : ok('watchlists', { lists: [{ name: 'Synthetic demo list', matched: false }], synthetic: true }),
   );
-  steps.push(ok('alteration-detection', { synthetic: true }));
-  steps.push(ok('template-matching', { synthetic: true }));
+  steps.push(notPerformed('alteration-detection', notPerformedReasons['alteration-detection']));
+  steps.push(notPerformed('template-matching', notPerformedReasons['template-matching']));
   // Registry checks concern identity documents, not a utility bill.
   const identityDocument = type !== 'proof-of-residency';
   if (country === 'MX' && identityDocument) {
@@ -176,7 +211,10 @@ function documentSteps(
         );
       } else if (!read && !given) {
         steps.push(failed(id, `${id}.notFound`, `no ${key.toUpperCase()} to validate`));
+      } else if (!demo) {
+        steps.push(notPerformed(id, notPerformedReasons.registry));
       } else {
+        // Demo scenarios only: what a registry would answer, made up from the document and said so.
         const value = (read ?? given)!.toUpperCase();
         steps.push(
           ok(
@@ -190,35 +228,39 @@ function documentSteps(
     }
     if (type === 'national-id') {
       steps.push(
-        person?.documentNumber
-          ? ok('mexican-ine-validation', {
-              documentNumber: person.documentNumber,
-              valid: true,
-              synthetic: true,
-            })
-          : failed(
-              'mexican-ine-validation',
-              'mexican-ine-validation.noDocumentNumber',
-              'no document number was read',
-            ),
+        person?.documentNumber && !demo
+          ? notPerformed('mexican-ine-validation', notPerformedReasons.registry)
+          : person?.documentNumber
+            ? ok('mexican-ine-validation', {
+                documentNumber: person.documentNumber,
+                valid: true,
+                synthetic: true,
+              })
+            : failed(
+                'mexican-ine-validation',
+                'mexican-ine-validation.noDocumentNumber',
+                'no document number was read',
+              ),
       );
     }
   }
   if (country === 'AR' && identityDocument) {
     steps.push(
-      person?.documentNumber
-        ? ok('argentinian-govcheck-validation', {
-            dni: person.documentNumber,
-            fullName: person.fullName,
-            dateOfBirth: person.dateOfBirth ?? null,
-            cuit: person.cuit ?? null,
-            synthetic: true,
-          })
-        : failed(
-            'argentinian-govcheck-validation',
-            'argentinian-govcheck-validation.notFound',
-            'no DNI was read, so the registry could not be asked',
-          ),
+      person?.documentNumber && !demo
+        ? notPerformed('argentinian-govcheck-validation', notPerformedReasons.registry)
+        : person?.documentNumber
+          ? ok('argentinian-govcheck-validation', {
+              dni: person.documentNumber,
+              fullName: person.fullName,
+              dateOfBirth: person.dateOfBirth ?? null,
+              cuit: person.cuit ?? null,
+              synthetic: true,
+            })
+          : failed(
+              'argentinian-govcheck-validation',
+              'argentinian-govcheck-validation.notFound',
+              'no DNI was read, so the registry could not be asked',
+            ),
     );
   }
   return steps;
@@ -298,34 +340,47 @@ export function buildResult(
   plan: FlowPlan,
   v: VerificationRow,
   inputs: InputRow[],
-  now = new Date(),
+  options: { now?: Date; demo?: boolean } = {},
 ): ProcessingResult {
+  const now = options.now ?? new Date();
+  const demo = options.demo ?? false;
   const accepted = new Map(inputs.filter((i) => i.status === 'accepted').map((i) => [i.slot, i]));
   const customFields = customFieldsOf(accepted.get('custom-fields'));
 
   const steps: StepResult[] = [];
   const biometric = accepted.get('biometric');
+  const biometricFacts = factsOf(biometric);
   if (plan.biometric === 'selfie-video') {
-    const { frames, challenge } = factsOf(biometric);
+    const { frames, challenge } = biometricFacts;
     const data = {
       videoMedia: biometric?.media_id ?? null,
       spriteMedia: frames?.spriteMedia ?? null,
       selfieMedia: frames?.selfieMedia ?? null,
     };
-    // An asked challenge that could not be looked for is no proof of life: staff review it.
+    // Frames never looked at, or an asked challenge that could not be looked for, are no proof
+    // of life: staff review it.
+    const facesNotChecked = biometric ? biometricFacts.notChecked?.faces : undefined;
     const unchecked = v.challenge && biometric && challenge?.result !== 'passed';
     steps.push(
-      unchecked
-        ? failed(
-            'liveness',
-            'liveness.challengeNotChecked',
-            `the active liveness challenge was not checked: ${challenge?.reason ?? 'the video was not looked into'}`,
-            data,
-          )
-        : ok('liveness', data),
+      facesNotChecked
+        ? failed('liveness', 'liveness.notChecked', `the video was not checked: ${facesNotChecked}`, data)
+        : unchecked
+          ? failed(
+              'liveness',
+              'liveness.challengeNotChecked',
+              `the active liveness challenge was not checked: ${challenge?.reason ?? 'the video was not looked into'}`,
+              data,
+            )
+          : ok('liveness', data),
     );
   } else if (plan.biometric === 'selfie-photo') {
-    steps.push(ok('selfie', { selfieMedia: biometric?.media_id ?? null }));
+    const data = { selfieMedia: biometric?.media_id ?? null };
+    const facesNotChecked = biometric ? biometricFacts.notChecked?.faces : undefined;
+    steps.push(
+      facesNotChecked
+        ? failed('selfie', 'selfie.notChecked', `the selfie was not checked: ${facesNotChecked}`, data)
+        : ok('selfie', data),
+    );
   }
   const ip = v.ip ?? null;
   const isLocal = !ip || /^(127\.|10\.|192\.168\.|::1$|::ffff:127\.|172\.(1[6-9]|2\d|3[01])\.)/.test(ip);
@@ -364,8 +419,9 @@ export function buildResult(
         merged,
         country,
         type,
-        plan.biometric !== null ? faceMatch(factsOf(biometric), factsOf(front)) : undefined,
+        plan.biometric !== null && biometric ? matchOutcome(biometricFacts, factsOf(front)) : undefined,
         customFields,
+        demo,
       ),
       fields: fieldsOf(merged, type, country),
     });
@@ -403,7 +459,7 @@ export function buildResult(
   );
   const finalStatus = allErrors.some((c) => rejectingCodes.has(c))
     ? 'rejected'
-    : allErrors.length > 0 ||
+    : allErrors.some((c) => !isNotPerformed(c)) ||
         Object.values(expired).includes(true) ||
         (age !== null && age < 18) ||
         missingBack
@@ -419,6 +475,24 @@ export function buildResult(
     finalStatus,
     done: [],
   };
+}
+
+/**
+ * The face match of a document front against the biometric input: the score, or why it could not
+ * be computed where it should have been (a face check or a descriptor that could not run on
+ * either side of a document that has a portrait), or nothing (no portrait to compare).
+ */
+function matchOutcome(biometric: InputFacts, front: InputFacts): MatchOutcome {
+  const match = faceMatch(biometric, front);
+  if (match) return match;
+  const hasPortrait = (front.faces ?? 0) > 0 || front.notChecked?.faces !== undefined;
+  if (!hasPortrait) return undefined;
+  const why =
+    biometric.notChecked?.faces ??
+    biometric.notChecked?.faceMatch ??
+    front.notChecked?.faces ??
+    front.notChecked?.faceMatch;
+  return why ? { notChecked: why } : undefined;
 }
 
 /** The custom-field answers of an accepted custom-fields input, by field name. */
@@ -545,7 +619,11 @@ export function verificationView(
     steps,
     documents,
     computed: finished ? result.computed : null,
-    hasProblem: waitingForRetake || [...steps, ...documents.flatMap((d) => d.steps)].some((s) => !!s.error),
+    hasProblem:
+      waitingForRetake ||
+      [...steps, ...documents.flatMap((d) => d.steps)].some(
+        (s) => !!s.error && !isNotPerformed(s.error.code),
+      ),
     financialInformation: finished ? result.financialInformation : null,
     // Once processed, the answers are ours to show (ext): the hosted API's data has no such key.
     ...(ctx.config.extensions ? { customFields: result.customFields } : {}),

@@ -96,6 +96,50 @@ describe('verification sections', () => {
     expect(html).toContain('Failed: On a list (watchlists.match)');
   });
 
+  it('says which checks were not checked or not performed, never "Completed", in en, es and pt-BR', async () => {
+    const honest = toVerificationView(
+      verificationDataSchema.parse({
+        ...data,
+        steps: [
+          {
+            id: 'liveness',
+            status: 200,
+            data: {},
+            error: {
+              type: 'StepError',
+              code: 'liveness.notChecked',
+              message: 'the video was not checked: FFmpeg ran out of time',
+            },
+          },
+          {
+            id: 'template-matching',
+            status: 200,
+            data: { performed: false },
+            error: { type: 'StepError', code: 'template-matching.notPerformed', message: 'no templates' },
+          },
+        ],
+      }),
+    )!;
+    const expected = {
+      en: ['Not checked — staff review needed', 'Not performed: this service has no document templates'],
+      es: ['Sin verificar — requiere revisión', 'No realizado: este servicio no tiene plantillas'],
+      pt: ['Não verificado — requer revisão', 'Não realizado: este serviço não tem modelos'],
+    };
+    try {
+      for (const [language, [notChecked, notPerformed]] of Object.entries(expected)) {
+        await setLanguage(language as keyof typeof expected);
+        const html = render(<StepsSection steps={honest.steps} />);
+        expect(html, language).toContain(notChecked);
+        // The service's reason is shown to staff as it was given.
+        expect(html, language).toContain('FFmpeg ran out of time');
+        expect(html, language).toContain(notPerformed);
+        expect(html, language).not.toMatch(/Completed|Completado|Conclu[íi]d[oa]|Performed/);
+      }
+    } finally {
+      await setLanguage('en');
+    }
+  });
+
   it('shows computed values, with unknown for null', () => {
     const html = render(<ComputedSection view={view} />);
     expect(html).toContain('35 years');

@@ -38,6 +38,24 @@ export function DetailCard({ id, title, children }: { id: string; title: string;
 function StepStatus({ step }: { step: StepView }) {
   const { t } = useTranslation('console');
   const codeText = useCodeText();
+  // A check that could not run, or that this service does not have, is never shown as passed.
+  if (step.error?.code.endsWith('.notChecked')) {
+    return (
+      <p className="error">
+        {t('detail.stepNotChecked', {
+          what: codeText(step.error.code, ''),
+          reason: step.error.message,
+        })}
+      </p>
+    );
+  }
+  if (step.error?.code.endsWith('.notPerformed')) {
+    return (
+      <p className="muted">
+        {t('detail.stepNotPerformed', { what: codeText(step.error.code, step.error.message) })}
+      </p>
+    );
+  }
   if (step.error) {
     return (
       <p className="error">
@@ -56,8 +74,11 @@ function StepStatus({ step }: { step: StepView }) {
 function StepCard({ step, level, omit = [] }: { step: StepView; level: 3 | 4; omit?: string[] }) {
   const { stepName } = useLabels();
   const Heading = level === 3 ? 'h3' : 'h4';
+  // `performed: false` is said by the status line already.
   const data = step.data
-    ? Object.fromEntries(Object.entries(step.data).filter(([key]) => !omit.includes(key)))
+    ? Object.fromEntries(
+        Object.entries(step.data).filter(([key]) => !omit.includes(key) && key !== 'performed'),
+      )
     : {};
   return (
     <article className="step" aria-label={stepName(step.id)}>
