@@ -212,6 +212,7 @@ async function checkPhoto(
   // the MRZ band finder and the face checks.
   const measured = await inspectImageInPool({
     path: file.path,
+    decodeBytes: header.decodeBytes,
     pdf417: photo.pdf417,
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,

@@ -1,10 +1,14 @@
 import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
 import type { FaceUse } from '@/shared/face-rules';
 import { detectFacesInFile, detectFacesInPixels, loadFaceModels } from './faces';
 import type { FacePixels } from './image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();
+// libvips's operation cache (one per process) would keep recent decodes' buffers alive after a
+// burst; every upload is a new file, so nothing in it is ever reused.
+sharp.cache(false);
 
 // The face worker: runs Human for face-reader.ts, off the service's event loop (one image at a time).
 export interface FaceJob {
