@@ -13,6 +13,7 @@ import { LoginLimiter } from './http/login-limiter';
 import { Reconciler } from './domain/reconcile';
 import { RetentionSweep } from './domain/retention';
 import { guardOpenRoutes } from '@/server-shared/open-route-guard';
+import { rulePath } from '@/server-shared/rule-path';
 import { securityHeaders } from './http/security-headers';
 import { VerificationSync } from './domain/verification-sync';
 import { brandOf, brandRoutes } from './routes/brand';
@@ -188,7 +189,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
     // Staff answers carry personal data: never kept by the browser or a shared cache.
-    if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
+    if (rulePath(request).startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
@@ -198,10 +199,10 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     timeWindow: config.rateLimitWindowMs,
     // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
     // Health probes are not users: a load balancer polling under load must not be told 429.
-    allowList: (request) =>
-      !request.url.startsWith('/api/') ||
-      request.url.startsWith('/api/staff/events') ||
-      request.url.split('?')[0] === '/api/health',
+    allowList: (request) => {
+      const path = rulePath(request);
+      return !path.startsWith('/api/') || path.startsWith('/api/staff/events') || path === '/api/health';
+    },
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',
