@@ -162,7 +162,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     done();
   });
   const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
-  const retention = new RetentionSweep(store, app.log, config.retentionDays);
+  const retention = new RetentionSweep(store, app.log, config.retentionDays, (id) => sync.erase(id));
   app.addHook('onReady', async () => {
     await sync.resume();
     reconciler.start();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { numberSetting } from '@/server-shared/setting-number';
 import path from 'node:path';
 import { isHexColor } from '@/server-shared/color-contrast';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
@@ -92,12 +93,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries;
 }
 
-const number = (name: string, value: string | undefined, fallback: number) => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
-  return n;
-};
+const number = numberSetting;
 
 function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
   const primaryColor = env.BRAND_PRIMARY_COLOR || null;

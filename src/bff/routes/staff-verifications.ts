@@ -22,10 +22,7 @@ const listQuery = z.object({
 const idParams = z.object({ id: serviceId });
 
 /** The staff console's view of verifications: the list, one with its data and events, decisions, erasure. */
-export function staffVerificationRoutes(
-  app: FastifyInstance,
-  { store, sync, upstream, hub, config }: BffDeps,
-) {
+export function staffVerificationRoutes(app: FastifyInstance, { store, sync, upstream, config }: BffDeps) {
   const forBrowser = <T>(value: T) => rewriteMediaUrls(value, upstream.origin).data as T;
 
   const detail = async (id: string, requestId: string) => {
@@ -108,12 +105,7 @@ export function staffVerificationRoutes(
       // Already gone at the service (404) is fine: the BFF's copy goes all the same.
       if (res.statusCode >= 300 && res.statusCode !== 404) throw await envelopeOf(res);
       await res.body.dump();
-      const { media } = rewriteMediaUrls(stored.data, upstream.origin);
-      await store.deleteVerification(
-        id,
-        media.map((m) => m.id),
-      );
-      hub.publish({ kind: 'verification-deleted', id });
+      await sync.erase(id);
       return reply.code(204).send();
     },
   );

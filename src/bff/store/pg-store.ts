@@ -400,6 +400,14 @@ export class PgStore implements BffStore {
     return row?.url ?? null;
   }
 
+  async verificationsUnchangedSince(cutoff: Date) {
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM verifications WHERE updated_at < $1',
+      [cutoff],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async deleteOlderThan(cutoff: Date) {
     return this.transaction(async (client) => {
       let count = 0;

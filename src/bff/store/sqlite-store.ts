@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
 import { statementCache } from '@/server-shared/statement-cache';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
@@ -114,6 +115,7 @@ export class SqliteStore implements BffStore {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    zeroWhatIsDeleted(this.db);
     this.db.exec(schema);
     // A file made before handoffs carried anything gets the column.
     const columns = this.db.pragma('table_info(handoff_tokens)') as { name: string }[];
@@ -352,6 +354,7 @@ export class SqliteStore implements BffStore {
       const dropMedia = this.sql('DELETE FROM media WHERE id = ?');
       for (const mediaId of mediaIds) dropMedia.run(mediaId);
     })();
+    flushErasure(this.db);
   }
 
   async listVerifications(filter: VerificationFilter) {
@@ -422,6 +425,13 @@ export class SqliteStore implements BffStore {
     return row?.url ?? null;
   }
 
+  async verificationsUnchangedSince(cutoff: Date) {
+    const rows = this.sql('SELECT id FROM verifications WHERE updated_at < ?').all(cutoff.toISOString()) as {
+      id: string;
+    }[];
+    return rows.map((r) => r.id);
+  }
+
   async deleteOlderThan(cutoff: Date) {
     const at = cutoff.toISOString();
     let count = 0;
@@ -443,6 +453,7 @@ export class SqliteStore implements BffStore {
         .prepare('DELETE FROM handoff_tokens WHERE expires_at < ?')
         .run(cutoff.getTime()).changes;
     })();
+    flushErasure(this.db);
     return count;
   }
 
