@@ -357,6 +357,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }
+      if (faces === 'crowd') {
+        return fail(
+          'documentPhoto.noDocument',
+          `the photo shows ${facts.faces} faces, not a document's portrait`,
+          facts,
+        );
+      }
     }
     return pass(facts);
   });
