@@ -202,20 +202,26 @@ export class SqliteStore implements BffStore {
 
   async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
     const now = Date.now();
-    this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
-    this.sql(
-      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, created_at, expires_at, carry)
+    this.db.transaction(() => {
+      this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
+      // One live link per verification: a new one revokes the unused ones issued before it.
+      this.sql('DELETE FROM handoff_tokens WHERE verification_id = ? AND used_at IS NULL').run(
+        grant.verificationId,
+      );
+      this.sql(
+        `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, created_at, expires_at, carry)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      tokenHash,
-      grant.verificationId,
-      grant.identity,
-      grant.flowId,
-      grant.flowName,
-      now,
-      grant.expiresAt.getTime(),
-      grant.carry,
-    );
+      ).run(
+        tokenHash,
+        grant.verificationId,
+        grant.identity,
+        grant.flowId,
+        grant.flowName,
+        now,
+        grant.expiresAt.getTime(),
+        grant.carry,
+      );
+    })();
   }
 
   async claimHandoff(tokenHash: string, now: Date) {
