@@ -68,6 +68,16 @@ export const contentSecurityPolicy = {
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the BFF (routes, hooks, plugins); the caller listens (main.ts) or tests it. */
+/** Whether a request's Origin is this BFF: its Host (as the browser addressed it) or PUBLIC_BFF_URL. */
+function sameOrigin(origin: string, host: string, publicOrigin: string | null) {
+  if (origin === publicOrigin) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 export async function buildBffApp(config: BffConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -190,6 +200,27 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
     // Staff answers carry personal data: never kept by the browser or a shared cache.
     if (rulePath(request).startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
+    done();
+  });
+  // Staff writes come from the console's own pages. SameSite=Strict keeps the staff cookie off
+  // other sites' requests, but it is then the only guard: a browser's Origin (or Sec-Fetch-Site)
+  // naming another site is refused too. A client sending neither is no browser a page could drive.
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    if (!rulePath(request).startsWith('/api/staff/')) return done();
+    const site = request.headers['sec-fetch-site'];
+    const origin = request.headers.origin;
+    const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
+    if (crossSite || (origin !== undefined && !sameOrigin(origin, request.host, publicOrigin))) {
+      return done(
+        new BffHttpError(403, {
+          code: 'staff.crossOrigin',
+          type: 'AuthError',
+          message: 'Staff changes are made from the console itself.',
+        }),
+      );
+    }
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
