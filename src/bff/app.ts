@@ -13,6 +13,7 @@ import { LoginLimiter } from './http/login-limiter';
 import { Reconciler } from './domain/reconcile';
 import { RetentionSweep } from './domain/retention';
 import { guardOpenRoutes } from '@/server-shared/open-route-guard';
+import { guardSlowBodies } from '@/server-shared/slow-body-guard';
 import { rulePath } from '@/server-shared/rule-path';
 import { securityHeaders } from './http/security-headers';
 import { VerificationSync } from './domain/verification-sync';
@@ -147,6 +148,23 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
         code: 'server.busy',
         type: 'SystemError',
         message: 'Too many requests under way.',
+      }),
+  });
+  // Creation, send-input and the other capture writes need no sign-in: a body trickled at a byte a
+  // second must not hold a connection for the request timeout, nor one address hold many.
+  guardSlowBodies(app, {
+    applies: (method, url) =>
+      (method === 'POST' || method === 'PUT' || method === 'PATCH') &&
+      url.startsWith('/api/') &&
+      !url.startsWith('/api/staff/'),
+    graceMs: config.slowBodyGraceMs,
+    minBytesPerSecond: config.slowBodyMinBytesPerSecond,
+    maxPerAddress: config.bodiesPerAddress,
+    busy: () =>
+      new BffHttpError(429, {
+        code: 'rate.limited',
+        type: 'ValidationError',
+        message: 'Too many uploads under way from this address; wait for them to finish.',
       }),
   });
   const contracts = useZodContracts(app);
