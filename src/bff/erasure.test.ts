@@ -11,7 +11,7 @@ import { RetentionSweep } from './domain/retention';
 import { VerificationSync } from './domain/verification-sync';
 import { SqliteStore } from './store/sqlite-store';
 import { UpstreamClient } from './upstream/upstream-client';
-import { Browser, eventually, makeImage, secrets, startStack, type Stack } from './testing/harness';
+import { Browser, eventually, secrets, startStack, type Stack } from './testing/harness';
 
 // Issue 21, item 3: an erasure at the service reaches the BFF's copy, and nothing of the erased
 // person is left in either SQLite file (nor their WAL files).
@@ -53,7 +53,11 @@ async function verifiedThroughBff(stack: Stack, staff: Browser) {
   ).toBe(201);
   const form = sendInputForm(globalPassportInputs, [
     { field: 'document', name: 'passport.jpg', bytes: readFileSync(sample('gb-passport.jpg').path) },
-    { field: 'document', name: 'residency.jpg', bytes: await makeImage(3) },
+    {
+      field: 'document',
+      name: 'residency.jpg',
+      bytes: readFileSync(sample('gb-proof-of-residency.jpg').path),
+    },
     { field: 'selfie', name: 'selfie.jpg', bytes: readFileSync(sample('selfie.jpg').path) },
   ]);
   expect(
