@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { withAllocatorEnv } from './server-shared/allocator-env';
 import { assertNoDevSecretsInProduction, devDefaults } from './server-shared/dev-defaults';
 
 const env = { ...process.env };
@@ -46,7 +47,10 @@ const nodeOptions = built ? ['--enable-source-maps'] : ['--import', 'tsx'];
 
 const children: ChildProcess[] = [];
 const start = (name: keyof typeof entries) => {
-  const child = spawn(process.execPath, [...nodeOptions, entries[name]], { env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...nodeOptions, entries[name]], {
+    env: withAllocatorEnv(env),
+    stdio: 'inherit',
+  });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`${name} exited (${signal ?? code}); stopping`);

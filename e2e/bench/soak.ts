@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { withAllocatorEnv } from '@/server-shared/allocator-env';
 import { freePort } from '../fixtures/free-port';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { sample } from '../fixtures/samples';
@@ -32,7 +33,13 @@ const secrets = {
   STAFF_PASSWORD: 'soak-staff-password',
   SESSION_SECRET: 'soak-session-secret-0123456789abcdef',
 };
-const common = { ...process.env, ...secrets, NODE_ENV: 'test', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+const common = withAllocatorEnv({
+  ...process.env,
+  ...secrets,
+  NODE_ENV: 'test',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+});
 const serviceEnv = {
   ...common,
   SERVICE_PORT: String(servicePort),

@@ -13,6 +13,8 @@ import { LoginLimiter } from './http/login-limiter';
 import { Reconciler } from './domain/reconcile';
 import { RetentionSweep } from './domain/retention';
 import { guardOpenRoutes } from '@/server-shared/open-route-guard';
+import { guardSlowBodies } from '@/server-shared/slow-body-guard';
+import { rulePath } from '@/server-shared/rule-path';
 import { securityHeaders } from './http/security-headers';
 import { VerificationSync } from './domain/verification-sync';
 import { brandOf, brandRoutes } from './routes/brand';
@@ -67,6 +69,16 @@ export const contentSecurityPolicy = {
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the BFF (routes, hooks, plugins); the caller listens (main.ts) or tests it. */
+/** Whether a request's Origin is this BFF: its Host (as the browser addressed it) or PUBLIC_BFF_URL. */
+function sameOrigin(origin: string, host: string, publicOrigin: string | null) {
+  if (origin === publicOrigin) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 export async function buildBffApp(config: BffConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -138,6 +150,23 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
         message: 'Too many requests under way.',
       }),
   });
+  // Creation, send-input and the other capture writes need no sign-in: a body trickled at a byte a
+  // second must not hold a connection for the request timeout, nor one address hold many.
+  guardSlowBodies(app, {
+    applies: (method, url) =>
+      (method === 'POST' || method === 'PUT' || method === 'PATCH') &&
+      url.startsWith('/api/') &&
+      !url.startsWith('/api/staff/'),
+    graceMs: config.slowBodyGraceMs,
+    minBytesPerSecond: config.slowBodyMinBytesPerSecond,
+    maxPerAddress: config.bodiesPerAddress,
+    busy: () =>
+      new BffHttpError(429, {
+        code: 'rate.limited',
+        type: 'ValidationError',
+        message: 'Too many uploads under way from this address; wait for them to finish.',
+      }),
+  });
   const contracts = useZodContracts(app);
   app.get('/api/openapi.json', async () =>
     openApiDocument({ title: 'IDV Capture BFF (browser API)', version: '1' }, contracts),
@@ -161,7 +190,7 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     done();
   });
   const reconciler = new Reconciler(store, sync, app.log, config.reconcileMs);
-  const retention = new RetentionSweep(store, app.log, config.retentionDays);
+  const retention = new RetentionSweep(store, app.log, config.retentionDays, (id) => sync.erase(id));
   app.addHook('onReady', async () => {
     await sync.resume();
     reconciler.start();
@@ -188,7 +217,28 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(request.protocol === 'https' && hsts ? headers : plainHeaders);
     // Staff answers carry personal data: never kept by the browser or a shared cache.
-    if (request.url.startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
+    if (rulePath(request).startsWith('/api/staff/')) void reply.header('cache-control', 'no-store');
+    done();
+  });
+  // Staff writes come from the console's own pages. SameSite=Strict keeps the staff cookie off
+  // other sites' requests, but it is then the only guard: a browser's Origin (or Sec-Fetch-Site)
+  // naming another site is refused too. A client sending neither is no browser a page could drive.
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    if (!rulePath(request).startsWith('/api/staff/')) return done();
+    const site = request.headers['sec-fetch-site'];
+    const origin = request.headers.origin;
+    const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
+    if (crossSite || (origin !== undefined && !sameOrigin(origin, request.host, publicOrigin))) {
+      return done(
+        new BffHttpError(403, {
+          code: 'staff.crossOrigin',
+          type: 'AuthError',
+          message: 'Staff changes are made from the console itself.',
+        }),
+      );
+    }
     done();
   });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
@@ -198,10 +248,10 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     timeWindow: config.rateLimitWindowMs,
     // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
     // Health probes are not users: a load balancer polling under load must not be told 429.
-    allowList: (request) =>
-      !request.url.startsWith('/api/') ||
-      request.url.startsWith('/api/staff/events') ||
-      request.url.split('?')[0] === '/api/health',
+    allowList: (request) => {
+      const path = rulePath(request);
+      return !path.startsWith('/api/') || path.startsWith('/api/staff/events') || path === '/api/health';
+    },
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',

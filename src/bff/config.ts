@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { numberSetting } from '@/server-shared/setting-number';
 import path from 'node:path';
 import { isHexColor } from '@/server-shared/color-contrast';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
@@ -48,6 +49,11 @@ export interface BffConfig {
   /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
   openBodyTimeoutMs: number;
   openMaxConcurrent: number;
+  /** Anonymous bodies (creation, send-input): average rate required once the grace is over. */
+  slowBodyMinBytesPerSecond: number;
+  slowBodyGraceMs: number;
+  /** Anonymous requests with a body under way at once per client address. */
+  bodiesPerAddress: number;
   /** Time for a request's headers, on every route. */
   headersTimeoutMs: number;
   /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
@@ -92,12 +98,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries;
 }
 
-const number = (name: string, value: string | undefined, fallback: number) => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
-  return n;
-};
+const number = numberSetting;
 
 function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
   const primaryColor = env.BRAND_PRIMARY_COLOR || null;
@@ -156,6 +157,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brand: brandOf(env),
     openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
     openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
+    slowBodyMinBytesPerSecond: number(
+      'SLOW_BODY_MIN_BYTES_PER_SECOND',
+      env.SLOW_BODY_MIN_BYTES_PER_SECOND,
+      4096,
+    ),
+    slowBodyGraceMs: number('SLOW_BODY_GRACE_MS', env.SLOW_BODY_GRACE_MS, 10_000),
+    bodiesPerAddress: number('BODIES_PER_ADDRESS', env.BODIES_PER_ADDRESS, 16),
     headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     sendInputTimeoutMs: number('SEND_INPUT_TIMEOUT_MS', env.SEND_INPUT_TIMEOUT_MS, 120_000),
     reconcileMs: number('RECONCILE_SECONDS', env.RECONCILE_SECONDS, 300) * 1000,

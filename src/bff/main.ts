@@ -1,7 +1,8 @@
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
+import { loadSettingsOrExit } from '@/server-shared/setting-number';
 
-const config = loadConfig();
+const config = loadSettingsOrExit(() => loadConfig());
 const app = await buildBffApp(config);
 
 let closing = false;

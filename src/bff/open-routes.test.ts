@@ -1,38 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../e2e/fixtures/free-port';
 import { slowRequest } from '../../e2e/fixtures/slow-client';
-import { buildBffApp } from './app';
-import { loadConfig } from './config';
-import { secrets, sign } from './testing/harness';
+import { sign, startBffAlone } from './testing/harness';
 
 // The routes anyone may call (webhooks, staff sign-in, health) against slow and oversized bodies.
-let app: FastifyInstance;
 let url: string;
-const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-open-'));
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  const config = loadConfig({
-    ...secrets,
-    PORT: '0',
-    UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`,
-    DATA_DIR: dir,
-    STATIC_DIR: 'none',
+  ({ url, stop } = await startBffAlone({
     OPEN_BODY_TIMEOUT_MS: '300',
     OPEN_MAX_CONCURRENT: '4',
     RATE_LIMIT_MAX: '5',
-  });
-  app = await buildBffApp(config, { logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }));
 });
-afterAll(async () => {
-  await app?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 const slowWebhook = (headers: Record<string, string> = {}) =>
   slowRequest(url, '/webhooks/verification', {

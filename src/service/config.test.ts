@@ -45,3 +45,28 @@ describe('service settings', () => {
     });
   });
 });
+
+describe('numeric settings are parsed strictly (issue 21)', () => {
+  it('refuses blanks, hex, signs and words, naming the setting', () => {
+    for (const value of [' ', '0x10', '-1', '1e3', 'ten', '10 days']) {
+      expect(() => loadConfig({ RETENTION_DAYS: value })).toThrow(
+        /^RETENTION_DAYS must be a non-negative decimal/,
+      );
+    }
+    expect(() => loadConfig({ WEBHOOK_RETRY_SECONDS: '1, ,3' })).toThrow(/WEBHOOK_RETRY_SECONDS/);
+    expect(loadConfig({ RETENTION_DAYS: '30', WEBHOOK_RETRY_SECONDS: '0.5, 2' })).toMatchObject({
+      retentionDays: 30,
+      webhookRetrySeconds: [0.5, 2],
+    });
+  });
+
+  it('never keeps an expired verification longer than RETENTION_DAYS', () => {
+    expect(() => loadConfig({ RETENTION_DAYS: '5', RETENTION_EXPIRED_DAYS: '30' })).toThrow(
+      /RETENTION_EXPIRED_DAYS \(30\) must not exceed RETENTION_DAYS \(5\)/,
+    );
+    // The default 7 shrinks under a shorter retention; 0 means "as long as RETENTION_DAYS".
+    expect(loadConfig({ RETENTION_DAYS: '3' }).retentionExpiredDays).toBe(3);
+    expect(loadConfig({ RETENTION_DAYS: '30', RETENTION_EXPIRED_DAYS: '0' }).retentionExpiredDays).toBe(30);
+    expect(loadConfig({}).retentionExpiredDays).toBe(7);
+  });
+});

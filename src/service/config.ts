@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
+import { numberListSetting, numberSetting } from '@/server-shared/setting-number';
 
 /** Settings of the embedded service (wire contract §0), read once from the environment. */
 export interface ServiceConfig {
@@ -62,12 +63,7 @@ export interface ServiceConfig {
   retentionExpiredDays: number;
 }
 
-const positiveNumber = (name: string, value: string | undefined, fallback: number) => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
-  return n;
-};
+const positiveNumber = numberSetting;
 
 function parseSwitch(name: string, value: string | undefined, fallback: boolean) {
   if (value === undefined || value === '') return fallback;
@@ -77,11 +73,24 @@ function parseSwitch(name: string, value: string | undefined, fallback: boolean)
 }
 
 export function parseRetrySchedule(value: string): number[] {
-  const list = value.split(',').map((s) => Number(s.trim()));
-  if (list.length === 0 || list.some((n) => !Number.isFinite(n) || n < 0)) {
+  try {
+    return numberListSetting('WEBHOOK_RETRY_SECONDS', value);
+  } catch {
     throw new Error('WEBHOOK_RETRY_SECONDS must be a comma-separated list of seconds');
   }
-  return list;
+}
+
+/**
+ * Days an expired verification is kept: never longer than RETENTION_DAYS (when that is not 0), so
+ * the default 7 shrinks under a shorter retention, and a longer value set on purpose is refused.
+ */
+function retentionExpiredDays(env: Record<string, string | undefined>, retentionDays: number) {
+  const expired = positiveNumber('RETENTION_EXPIRED_DAYS', env.RETENTION_EXPIRED_DAYS, 7);
+  if (env.RETENTION_EXPIRED_DAYS && retentionDays > 0 && expired > retentionDays) {
+    throw new Error(`RETENTION_EXPIRED_DAYS (${expired}) must not exceed RETENTION_DAYS (${retentionDays})`);
+  }
+  if (expired === 0) return retentionDays;
+  return retentionDays > 0 ? Math.min(expired, retentionDays) : expired;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
@@ -127,9 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
     headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
     retentionDays: positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90),
-    retentionExpiredDays:
-      positiveNumber('RETENTION_EXPIRED_DAYS', env.RETENTION_EXPIRED_DAYS, 7) ||
-      positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90),
+    retentionExpiredDays: retentionExpiredDays(env, positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90)),
     trustedProxies: (env.TRUSTED_PROXIES ?? '127.0.0.1,::1')
       .split(',')
       .map((x) => x.trim())

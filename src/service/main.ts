@@ -3,9 +3,10 @@ import { warmFaceReader } from './checks/face-reader';
 import { warmMrzReader } from './checks/mrz';
 import { warmPdfReader } from './checks/pdf-reader';
 import { loadConfig } from './config';
+import { loadSettingsOrExit } from '@/server-shared/setting-number';
 
 // `npm run service`: the embedded verification service on HOST:SERVICE_PORT.
-const config = loadConfig();
+const config = loadSettingsOrExit(() => loadConfig());
 const app = buildServiceApp(config, { logger: { level: process.env.LOG_LEVEL ?? 'info' } });
 
 let stopping = false;

@@ -53,6 +53,11 @@ export const EYES_CLOSED_MAX_OPENNESS = 0.22;
 export const FACE_MATCH_MIN_SIMILARITY = 0.929;
 /** Images are shrunk to this long side before detection (the detector itself works at 256 px). */
 export const FACE_INPUT_LONG_SIDE = 1024;
+/**
+ * Most faces a document's photo may show: the holder's portrait and its ghost image. More is a
+ * crowd (a mosaic of faces sent as a document), not a card.
+ */
+export const DOCUMENT_MAX_FACES = 2;
 /** Most faces the detector reports; two are enough to refuse, a few more keep the count honest. */
 export const FACE_MAX_DETECTED = 5;
 

@@ -9,8 +9,10 @@ const RECONCILE_WINDOW_MS = 8 * 24 * 60 * 60 * 1000;
 /**
  * Webhook catch-up from the BFF's side: a webhook lost while the BFF was away (the service's
  * retries exhausted) would leave a verification unfinished here for good. At start and every
- * `everyMs`, the data of every verification the store knows as pending or running (and recent)
- * is fetched again, one at a time; the service being away just leaves it for the next round.
+ * `everyMs`, the data of every recent verification the store knows is fetched again, one at a
+ * time (pending and running first); the service being away just leaves it for the next round.
+ * One the service answers 404 for was erased there (a hosted service sends no
+ * `verification_deleted`): its copy here is erased too (VerificationSync.refresh).
  */
 export class Reconciler {
   private readonly schedule: PeriodicTask<number>;
@@ -35,9 +37,10 @@ export class Reconciler {
 
   private async reconcile() {
     const since = Date.now() - RECONCILE_WINDOW_MS;
+    const all = await this.store.listVerifications({});
     const unfinished = [
-      ...(await this.store.listVerifications({ status: 'pending' })),
-      ...(await this.store.listVerifications({ status: 'running' })),
+      ...all.filter((v) => v.status === 'pending' || v.status === 'running'),
+      ...all.filter((v) => v.status !== 'pending' && v.status !== 'running'),
     ].filter((v) => Date.parse(v.createdAt) >= since);
     let refreshed = 0;
     for (const verification of unfinished) {

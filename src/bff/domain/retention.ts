@@ -6,7 +6,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The BFF's copy of personal data (verification data, webhook bodies, credit-check results) goes
- * `RETENTION_DAYS` after its last change, swept at start and daily; 0 keeps everything.
+ * `RETENTION_DAYS` after its last change, swept at start and daily; 0 keeps everything. Each
+ * verification is erased as a staff erasure erases it (`erase`: with its media links and handoff
+ * links), then what is left of the old rows in bulk.
  */
 export class RetentionSweep {
   private readonly schedule = new PeriodicTask(
@@ -19,6 +21,7 @@ export class RetentionSweep {
     private readonly store: BffStore,
     private readonly log: FastifyBaseLogger,
     private readonly retentionDays: number,
+    private readonly erase: (verificationId: string) => Promise<void>,
   ) {}
 
   /** When the sweep deletes a verification last changed at `updatedAt` (null: never). */
@@ -30,7 +33,10 @@ export class RetentionSweep {
 
   async sweep(now = Date.now()) {
     if (this.retentionDays <= 0) return 0;
-    const removed = await this.store.deleteOlderThan(new Date(now - this.retentionDays * DAY_MS));
+    const cutoff = new Date(now - this.retentionDays * DAY_MS);
+    const due = await this.store.verificationsUnchangedSince(cutoff);
+    for (const id of due) await this.erase(id);
+    const removed = due.length + (await this.store.deleteOlderThan(cutoff));
     if (removed) this.log.info({ removed }, 'retention sweep');
     return removed;
   }

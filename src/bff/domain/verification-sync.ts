@@ -7,7 +7,7 @@ import type { BffStore, PendingEvent } from '../store/store';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import type { EventHub } from './event-hub';
 import { rewriteMediaUrls } from './media-urls';
-import { upstreamFailed } from '../errors';
+import { BffHttpError, upstreamFailed } from '../errors';
 
 const verificationIdIn = /^\/v2\/verifications\/([^/?#]+)$/;
 const noop = () => undefined;
@@ -88,9 +88,32 @@ export class VerificationSync {
       });
   }
 
+  /**
+   * Erases the BFF's copy of a verification (its data, events, input results, session bindings,
+   * media links, handoff links): the staff's erasure, the service's `verification_deleted`, or
+   * the service no longer having it.
+   */
+  erase(verificationId: string): Promise<void> {
+    return this.store.exclusive(`verification:${verificationId}`, () => this.eraseCopy(verificationId));
+  }
+
+  private async eraseCopy(verificationId: string) {
+    const stored = await this.store.getVerification(verificationId);
+    const media = stored?.data ? rewriteMediaUrls(stored.data, this.upstream.origin).media : [];
+    await this.store.deleteVerification(
+      verificationId,
+      media.map((m) => m.id),
+    );
+    if (stored) this.hub.publish({ kind: 'verification-deleted', id: verificationId });
+  }
+
   private async fetchAndSave(verificationId: string, requestId?: string): Promise<Refreshed> {
     const path = `/v2/verifications/${encodeURIComponent(verificationId)}`;
-    const { body } = await this.upstream.json('GET', path, { requestId });
+    const { body } = await this.upstream.json('GET', path, { requestId }).catch(async (error: unknown) => {
+      // Gone at the service (erased there, by a request or its retention): so is the copy here.
+      if (error instanceof BffHttpError && error.statusCode === 404) await this.eraseCopy(verificationId);
+      throw error;
+    });
     const parsed = verificationDataSchema.safeParse(body);
     if (!parsed.success) {
       this.log.warn({ issue: parsed.error.issues[0] }, 'verification data of an unknown shape');
@@ -133,6 +156,10 @@ export class VerificationSync {
   private async process({ event, verificationId }: PendingEvent) {
     if (event.kind === 'credit-check') {
       await this.processCreditCheck(event.body);
+    } else if (verificationId && event.eventName === 'verification_deleted') {
+      // Its own row goes with the verification's events: nothing is left to mark processed.
+      await this.erase(verificationId);
+      return;
     } else if (verificationId) {
       const body = verificationEventSchema.safeParse(event.body).data;
       const noted = await this.store.noteVerificationEvent(verificationId, {

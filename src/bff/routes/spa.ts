@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { rulePath } from '@/server-shared/rule-path';
 import { acceptedLanguages, fallbackLanguage, pickLanguage } from '@/shared/languages';
 import type { BffDeps } from '../deps';
 import { notFound } from '../errors';
@@ -44,7 +45,7 @@ export async function spaRoutes(app: FastifyInstance, { config, flows, brand }: 
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if (hasSpa && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) {
+    if (hasSpa && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(rulePath(request))) {
       void reply.header('cache-control', 'no-cache');
       const flowId = verifyRoute.exec(request.url.split('?')[0])?.[1];
       if (page && flowId) {

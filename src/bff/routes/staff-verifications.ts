@@ -180,12 +180,7 @@ export function staffVerificationRoutes(
       // Already gone at the service (404) is fine: the BFF's copy goes all the same.
       if (res.statusCode >= 300 && res.statusCode !== 404) throw await envelopeOf(res);
       await res.body.dump();
-      const { media } = rewriteMediaUrls(stored.data, upstream.origin);
-      await store.deleteVerification(
-        id,
-        media.map((m) => m.id),
-      );
-      hub.publish({ kind: 'verification-deleted', id });
+      await sync.erase(id);
       return reply.code(204).send();
     },
   );

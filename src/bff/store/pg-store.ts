@@ -164,8 +164,11 @@ export class PgStore implements BffStore {
 
   async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
     await this.pool.query(`DELETE FROM handoff_tokens WHERE expires_at < now() - interval '1 day'`);
+    // One live link per verification: a new one revokes the unused ones issued before it (one
+    // statement, so that two instances issuing at once leave one).
     await this.pool.query(
-      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, expires_at, carry)
+      `WITH revoked AS (DELETE FROM handoff_tokens WHERE verification_id = $2 AND used_at IS NULL)
+       INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, expires_at, carry)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         tokenHash,
@@ -423,6 +426,14 @@ export class PgStore implements BffStore {
   async mediaUrl(id: string) {
     const row = await this.one<{ url: string }>('SELECT url FROM media WHERE id = $1', [id]);
     return row?.url ?? null;
+  }
+
+  async verificationsUnchangedSince(cutoff: Date) {
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM verifications WHERE updated_at < $1',
+      [cutoff],
+    );
+    return rows.map((r) => r.id);
   }
 
   async deleteOlderThan(cutoff: Date) {

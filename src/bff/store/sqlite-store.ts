@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
 import { statementCache } from '@/server-shared/statement-cache';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import type {
@@ -127,6 +128,7 @@ export class SqliteStore implements BffStore {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    zeroWhatIsDeleted(this.db);
     this.db.exec(schema);
     // A file made before handoffs carried anything gets the column.
     const columns = this.db.pragma('table_info(handoff_tokens)') as { name: string }[];
@@ -213,20 +215,26 @@ export class SqliteStore implements BffStore {
 
   async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
     const now = Date.now();
-    this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
-    this.sql(
-      `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, created_at, expires_at, carry)
+    this.db.transaction(() => {
+      this.sql('DELETE FROM handoff_tokens WHERE expires_at < ?').run(now - HANDOFF_KEPT_MS);
+      // One live link per verification: a new one revokes the unused ones issued before it.
+      this.sql('DELETE FROM handoff_tokens WHERE verification_id = ? AND used_at IS NULL').run(
+        grant.verificationId,
+      );
+      this.sql(
+        `INSERT INTO handoff_tokens (token_hash, verification_id, identity, flow_id, flow_name, created_at, expires_at, carry)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      tokenHash,
-      grant.verificationId,
-      grant.identity,
-      grant.flowId,
-      grant.flowName,
-      now,
-      grant.expiresAt.getTime(),
-      grant.carry,
-    );
+      ).run(
+        tokenHash,
+        grant.verificationId,
+        grant.identity,
+        grant.flowId,
+        grant.flowName,
+        now,
+        grant.expiresAt.getTime(),
+        grant.carry,
+      );
+    })();
   }
 
   async claimHandoff(tokenHash: string, now: Date) {
@@ -366,6 +374,7 @@ export class SqliteStore implements BffStore {
       const dropMedia = this.sql('DELETE FROM media WHERE id = ?');
       for (const mediaId of mediaIds) dropMedia.run(mediaId);
     })();
+    flushErasure(this.db);
   }
 
   async listVerifications(filter: VerificationFilter) {
@@ -460,6 +469,13 @@ export class SqliteStore implements BffStore {
     return row?.url ?? null;
   }
 
+  async verificationsUnchangedSince(cutoff: Date) {
+    const rows = this.sql('SELECT id FROM verifications WHERE updated_at < ?').all(cutoff.toISOString()) as {
+      id: string;
+    }[];
+    return rows.map((r) => r.id);
+  }
+
   async deleteOlderThan(cutoff: Date) {
     const at = cutoff.toISOString();
     let count = 0;
@@ -486,6 +502,7 @@ export class SqliteStore implements BffStore {
         .prepare('DELETE FROM handoff_tokens WHERE expires_at < ?')
         .run(cutoff.getTime()).changes;
     })();
+    flushErasure(this.db);
     return count;
   }
 

@@ -401,6 +401,11 @@ describe.each([
     // The newest grant of a verification is the one followed.
     await store.createHandoff('hash-5', { ...grant, verificationId: 'vnew', flowName: 'Second' });
     expect((await store.latestHandoff('vnew'))?.flowName).toBe('Second');
+    // One live link per verification: the older, unused one no longer opens it.
+    expect(await store.claimHandoff('hash-4', new Date())).toBeNull();
+    // A claimed one stays (the desktop follows it), and a new link after it is live.
+    await store.createHandoff('hash-6', grant);
+    expect(await store.claimHandoff('hash-6', new Date())).toMatchObject({ verificationId: 'vh' });
 
     // Erasure and retention take them too.
     await store.deleteVerification('vnew', []);

@@ -175,5 +175,7 @@ export interface BffStore {
    * received and credit checks created before it. Returns how many rows went.
    */
   deleteOlderThan(cutoff: Date): Promise<number>;
+  /** Retention: ids of the verifications unchanged since `cutoff` (erased one by one, with their media links and handoff links). */
+  verificationsUnchangedSince(cutoff: Date): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -327,3 +327,29 @@ export async function passportForm() {
     ],
   );
 }
+
+/**
+ * A BFF alone in this process, its service a port nothing listens on: for what the BFF decides
+ * before it calls the service (limits, guards). `env` adds settings.
+ */
+export async function startBffAlone(env: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-alone-'));
+  const config = loadConfig({
+    ...secrets,
+    PORT: '0',
+    UPSTREAM_URL: `http://127.0.0.1:${await freePort()}`,
+    DATA_DIR: dir,
+    STATIC_DIR: 'none',
+    ...env,
+  });
+  const app = await buildBffApp(config, { logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    async stop() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -232,6 +232,7 @@ async function checkPhoto(
   // the MRZ band finder and the face checks.
   const measured = await inspectImageInPool({
     path: file.path,
+    decodeBytes: header.decodeBytes,
     pdf417: photo.pdf417,
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,
@@ -380,6 +381,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
+      }
+      if (faces === 'crowd') {
+        return fail(
+          'documentPhoto.noDocument',
+          `the photo shows ${facts.faces} faces, not a document's portrait`,
+          facts,
+        );
       }
     }
     return pass(facts);

@@ -1,4 +1,4 @@
-import { selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
+import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import {
   headYaw,
   judgeChallenge,
@@ -23,16 +23,23 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
 
 /** The selfie rule (exactly one face, eyes open), on the file or its decoded pixels. */
 export async function selfieFaces(image: string | FacePixels, facts: InputFacts) {
-  const judgement = await detectFaces(image, 'selfie');
+  const judgement = await detectFaces(image, 'selfie', { crowd: true });
   record(facts, judgement);
   return selfieVerdict(judgement);
 }
 
-/** A document portrait: noFace when there is none (the largest face is the holder's). */
-export async function documentFaces(image: string | FacePixels, facts: InputFacts): Promise<'noFace' | null> {
-  const judgement = await detectFaces(image, 'count');
+/**
+ * A document portrait: noFace when there is none (the largest face is the holder's); a crowd when
+ * more faces count than a card shows (its portrait and a ghost image).
+ */
+export async function documentFaces(
+  image: string | FacePixels,
+  facts: InputFacts,
+): Promise<'noFace' | 'crowd' | null> {
+  const judgement = await detectFaces(image, 'count', { crowd: true });
   record(facts, judgement);
-  return judgement.faces.length === 0 ? 'noFace' : null;
+  if (judgement.faces.length === 0) return 'noFace';
+  return judgement.faces.length > DOCUMENT_MAX_FACES ? 'crowd' : null;
 }
 
 /** The descriptor of the largest face in an image, rounded for storage; undefined when it has none. */

@@ -48,7 +48,11 @@ function startWorker(): Worker {
  * Detects faces in the face worker, with the models `use` needs: in an image file (JPEG/PNG, its
  * own bounded decode) or in pixels of the image's one decode (moved to the worker, not copied).
  */
-export function detectFaces(image: string | FacePixels, use: FaceUse): Promise<FaceReading> {
+export function detectFaces(
+  image: string | FacePixels,
+  use: FaceUse,
+  options: { crowd?: boolean } = {},
+): Promise<FaceReading> {
   worker ??= startWorker();
   const w = worker;
   w.ref();
@@ -59,7 +63,10 @@ export function detectFaces(image: string | FacePixels, use: FaceUse): Promise<F
       void w.terminate();
     }, TIME_LIMIT_MS);
     pending.set(id, { resolve, reject, timer });
-    w.postMessage({ id, image, use } satisfies FaceJob, typeof image === 'string' ? [] : [image.data.buffer]);
+    w.postMessage(
+      { id, image, use, crowd: options.crowd } satisfies FaceJob,
+      typeof image === 'string' ? [] : [image.data.buffer],
+    );
   });
 }
 

@@ -32,6 +32,7 @@ interface Tensor {
 }
 interface TfCore {
   tensor3d(values: Int32Array, shape: [number, number, number], dtype: 'int32'): Tensor;
+  slice(x: Tensor, begin: number[], size: number[]): Tensor;
   io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
 }
 interface HumanFace {
@@ -118,10 +119,14 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Detects faces in raw RGB or RGBA pixels, with the models `use` needs (face-rules.ts,
- * FACE_USE_MODELS). The tensor's int32 RGB values are written from the bytes in one pass (tfjs
+ * FACE_USE_MODELS); `crowd` (a still photo) looks for small faces in tiles too (withCrowd). The tensor's int32 RGB values are written from the bytes in one pass (tfjs
  * would otherwise convert a byte array itself, after an RGB copy).
  */
-export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie'): Promise<FaceReading> {
+export function detectFacesInPixels(
+  pixels: FacePixels,
+  use: FaceUse = 'selfie',
+  options: { crowd?: boolean } = {},
+): Promise<FaceReading> {
   const { data, width, height, channels } = pixels;
   const run = queue.then(async () => {
     const { human, tf, net } = await loadFaceModels();
@@ -140,7 +145,10 @@ export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie')
         score: f.boxScore ?? f.score,
         mesh: f.mesh,
       }));
-      const judgement = judgeFaces(detected, width, height);
+      let judgement = judgeFaces(detected, width, height);
+      if (options.crowd && judgement.faces.length <= 1) {
+        judgement = await withCrowd(judgement, { human, tf, tensor, width, height, use });
+      }
       // The face match compares the largest face only: the others get no descriptor.
       const [largest] = judgement.faces;
       if (FACE_USE_MODELS[use].descriptor && largest) {
@@ -156,6 +164,73 @@ export function detectFacesInPixels(pixels: FacePixels, use: FaceUse = 'selfie')
   });
   queue = run.catch(() => undefined);
   return run;
+}
+
+/** The detector alone, for a first look at a crowd tile. */
+const DETECTOR_ONLY = { face: { mesh: { enabled: false }, iris: { enabled: false } } };
+
+/** Share of each side a crowd tile covers: 2 × 2 tiles overlapping by a fifth. */
+const CROWD_TILE_SHARE = 0.6;
+
+/**
+ * The detector reads the whole image at 256 px, so in a mosaic of 40 faces of 240 × 300 px on
+ * 1920 × 1500 each face is ~32 px there and only one was found: a crowd passed as one face. When
+ * the whole image shows at most one face, four overlapping tiles (each 60 % of a side, so each
+ * face of up to a fifth of the image lies whole in one of them) are read too; a face found in a
+ * tile counts when it is large enough for the whole image (FACE_MIN_SIDE_SHARE), lies clear of the
+ * tile's inner edges (a face cut by the tile is read whole in another) and is not one already
+ * counted (its centre in a counted face's box).
+ */
+async function withCrowd(
+  judgement: FaceJudgement,
+  at: { human: HumanInstance; tf: TfCore; tensor: Tensor; width: number; height: number; use: FaceUse },
+): Promise<FaceJudgement> {
+  const { human, tf, tensor, width, height, use } = at;
+  const tileWidth = Math.ceil(width * CROWD_TILE_SHARE);
+  const tileHeight = Math.ceil(height * CROWD_TILE_SHARE);
+  const margin = Math.min(width, height) * 0.02;
+  const faces = [...judgement.faces];
+  const counted = (face: DetectedFace) => {
+    const cx = face.box[0] + face.box[2] / 2;
+    const cy = face.box[1] + face.box[3] / 2;
+    return faces.some(
+      (f) => cx >= f.box[0] && cx <= f.box[0] + f.box[2] && cy >= f.box[1] && cy <= f.box[1] + f.box[3],
+    );
+  };
+  /** The faces of a tile's reading that count for the whole image and are not counted yet. */
+  const newFaces = (result: { face: HumanFace[]; error?: string | null }, left: number, top: number) => {
+    if (result.error) return [];
+    const inside = result.face.filter(
+      (f) =>
+        (left === 0 || f.box[0] > margin) &&
+        (top === 0 || f.box[1] > margin) &&
+        (left + tileWidth === width || f.box[0] + f.box[2] < tileWidth - margin) &&
+        (top + tileHeight === height || f.box[1] + f.box[3] < tileHeight - margin),
+    );
+    const placed: DetectedFace[] = inside.map((f) => ({
+      box: [f.box[0] + left, f.box[1] + top, f.box[2], f.box[3]],
+      score: f.boxScore ?? f.score,
+      mesh: f.mesh.map(([x, y, z]) => [x + left, y + top, z]),
+    }));
+    return judgeFaces(placed, width, height).faces.filter((face) => !counted(face));
+  };
+  for (const left of [0, width - tileWidth]) {
+    for (const top of [0, height - tileHeight]) {
+      const tile = tf.slice(tensor, [top, left, 0], [tileHeight, tileWidth, 3]);
+      try {
+        // The detector alone first (a few ms a tile); the mesh, which drops boxes on a card's text,
+        // only runs where the detector saw a face not yet counted.
+        if (!newFaces(await human.detect(tile, DETECTOR_ONLY), left, top).length) continue;
+        const result = await human.detect(tile, faceUseConfig(use));
+        if (result.error) continue;
+        for (const face of newFaces(result, left, top)) faces.push(face);
+      } finally {
+        tile.dispose();
+      }
+    }
+  }
+  if (faces.length === judgement.faces.length) return judgement;
+  return { ...judgement, faces };
 }
 
 /** An image (a file or its bytes) as the face models take it: bounded, EXIF-rotated, sRGB, shrunk to FACE_INPUT_LONG_SIDE. */
@@ -174,7 +249,11 @@ export const decodeForFaces = (input: string | Buffer) =>
     .toBuffer({ resolveWithObject: true });
 
 /** Decodes an image file (bounded, EXIF-rotated, shrunk to FACE_INPUT_LONG_SIDE) and detects faces. */
-export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): Promise<FaceReading> {
+export async function detectFacesInFile(
+  path: string,
+  use: FaceUse = 'selfie',
+  options: { crowd?: boolean } = {},
+): Promise<FaceReading> {
   const { data, info } = await decodeForFaces(path);
   return detectFacesInPixels(
     {
@@ -184,6 +263,7 @@ export async function detectFacesInFile(path: string, use: FaceUse = 'selfie'): 
       channels: 3,
     },
     use,
+    options,
   );
 }
 

@@ -5,7 +5,12 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDocumentPhoto } from './check-input';
-import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
+import {
+  imageMetadataBytes,
+  imageStructure,
+  MAX_BUFFERED_DECODE_BYTES,
+  MAX_IMAGE_METADATA_BYTES,
+} from './image-metadata';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-image-meta-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,4 +92,58 @@ describe('image metadata is measured before sharp reads it', () => {
     expect(outcome.code).toBe('documentPhoto.unexpectedData');
     expect(await imageMetadataBytes(write('plain.jpg', jpeg))).toBeLessThan(MAX_IMAGE_METADATA_BYTES);
   });
+});
+
+describe('what a decode must buffer is read from the header', () => {
+  it("refuses issue 21's progressive JPEG bomb before any decode, and keeps smaller progressive photos", async () => {
+    const bomb = await sharp({
+      create: { width: 10000, height: 9999, channels: 3, background: { r: 120, g: 80, b: 40 } },
+    })
+      .jpeg({ progressive: true, quality: 20, chromaSubsampling: '4:4:4' })
+      .toBuffer();
+    const path = write('bomb.jpg', bomb);
+    const structure = await imageStructure(path);
+    expect(structure.progressive).toBe(true);
+    // 1250 × 1250 blocks (10000 / 8, 9999 / 8 rounded up) × 3 components × 128 bytes.
+    expect(structure.bufferedDecodeBytes).toBe(1250 * 1250 * 3 * 128);
+    const before = rssMb();
+    const outcomes = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        checkDocumentPhoto({ path, filename: 'bomb.jpg', size: bomb.length, format: 'jpeg' }, documentCtx),
+      ),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.code).toBe('documentPhoto.unexpectedData');
+      expect(outcome.message).toMatch(/needs 573 MB, over the 64 MB limit/);
+    }
+    expect(rssMb() - before).toBeLessThan(64);
+
+    // A 12 MP 4:2:0 progressive photo buffers 36 MB: read as usual.
+    const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#a0603a' } })
+      .jpeg({ progressive: true, quality: 80 })
+      .toBuffer();
+    const photoStructure = await imageStructure(write('photo.jpg', photo));
+    // Blocks are rounded up to whole MCUs (16 × 16 px at 4:2:0): 3000 rows are 188 MCUs.
+    expect(photoStructure.bufferedDecodeBytes).toBe(500 * 376 * 128 + 2 * 250 * 188 * 128);
+    expect(photoStructure.bufferedDecodeBytes).toBeLessThan(MAX_BUFFERED_DECODE_BYTES);
+    // Baseline JPEGs are decoded row by row at the shrunk scale: nothing to buffer.
+    const baseline = await sharp({ create: { width: 10000, height: 9999, channels: 3, background: '#fff' } })
+      .jpeg({ quality: 20 })
+      .toBuffer();
+    expect((await imageStructure(write('baseline.jpg', baseline))).bufferedDecodeBytes).toBe(0);
+  }, 60_000);
+
+  it('counts an interlaced PNG whole', async () => {
+    const png = await sharp({ create: { width: 6000, height: 6000, channels: 4, background: '#3a7bd580' } })
+      .png({ progressive: true, compressionLevel: 9 })
+      .toBuffer();
+    const path = write('adam7.png', png);
+    expect((await imageStructure(path)).bufferedDecodeBytes).toBe(6000 * 6000 * 4);
+    const outcome = await checkDocumentPhoto(
+      { path, filename: 'adam7.png', size: png.length, format: 'png' },
+      documentCtx,
+    );
+    expect(outcome.code).toBe('documentPhoto.unexpectedData');
+    expect(outcome.message).toMatch(/progressive or interlaced/);
+  }, 60_000);
 });

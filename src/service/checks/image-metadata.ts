@@ -44,13 +44,59 @@ function inflatedSize(data: Buffer, cap: number) {
   }
 }
 
-async function pngMetadataBytes(reader: Reader, cap: number) {
+/**
+ * Bytes a decoder must hold at once whatever the scale it decodes at: a progressive JPEG's
+ * coefficients (every block of every component, 64 × 2 bytes, until the last scan has been read:
+ * shrink-on-load scales only the inverse DCT) and an interlaced PNG's pixels (Adam7 passes fill
+ * the whole image before a row is final). 0 for a baseline JPEG or a plain PNG, decoded row by row.
+ */
+export const MAX_BUFFERED_DECODE_BYTES = 64 * 1024 * 1024;
+
+export interface ImageStructure {
+  /** Metadata bytes (decompressed), counting stopped just past the cap. */
+  metadataBytes: number;
+  /** What the decoder holds at once whatever the scale (see MAX_BUFFERED_DECODE_BYTES). */
+  bufferedDecodeBytes: number;
+  /** Progressive JPEG or interlaced PNG. */
+  progressive: boolean;
+}
+
+/** Coefficient bytes of a JPEG frame (SOFn payload): blocks per component rounded up to its MCUs. */
+function jpegCoefficientBytes(sof: Buffer) {
+  const height = sof.readUInt16BE(1);
+  const width = sof.readUInt16BE(3);
+  const count = sof[5];
+  const factors = Array.from({ length: count }, (_, i) => sof[7 + i * 3] ?? 0x11);
+  const hMax = Math.max(1, ...factors.map((f) => f >> 4));
+  const vMax = Math.max(1, ...factors.map((f) => f & 15));
+  const mcusWide = Math.ceil(width / (8 * hMax));
+  const mcusHigh = Math.ceil(height / (8 * vMax));
+  return factors.reduce((sum, f) => sum + mcusWide * (f >> 4) * mcusHigh * (f & 15) * 128, 0);
+}
+
+/** SOFn markers (C4 DHT, C8 JPG and CC DAC are not frames); the progressive ones. */
+const isFrame = (marker: number) =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+const isProgressiveFrame = (marker: number) =>
+  marker === 0xc2 || marker === 0xc6 || marker === 0xca || marker === 0xce;
+
+async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
   let total = 0;
   for (let at = 8; at + 8 <= reader.size;) {
     const header = await reader.bytes(at, 8);
     if (!header) break;
     const length = header.readUInt32BE(0);
     const type = header.toString('latin1', 4, 8);
+    if (type === 'IHDR') {
+      const ihdr = await reader.bytes(at + 8, 13);
+      if (ihdr && ihdr[12] === 1) {
+        // Adam7: the decoder holds width × height × channels × bytes per sample.
+        const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[ihdr[9]] ?? 4;
+        structure.progressive = true;
+        structure.bufferedDecodeBytes =
+          ihdr.readUInt32BE(0) * ihdr.readUInt32BE(4) * channels * (ihdr[8] === 16 ? 2 : 1);
+      }
+    }
     if (PNG_METADATA.has(type)) {
       total += length;
       if (total > cap) return total;
@@ -73,7 +119,7 @@ async function pngMetadataBytes(reader: Reader, cap: number) {
   return total;
 }
 
-async function jpegMetadataBytes(reader: Reader, cap: number) {
+async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
   let total = 0;
   for (let at = 2; at + 4 <= reader.size;) {
     const header = await reader.bytes(at, 4);
@@ -91,6 +137,13 @@ async function jpegMetadataBytes(reader: Reader, cap: number) {
     // Start of scan: sharp reads no metadata past it.
     if (marker === 0xda || marker === 0xd9) break;
     const length = header.readUInt16BE(2);
+    if (isFrame(marker)) {
+      const sof = await reader.bytes(at + 4, Math.max(0, length - 2));
+      if (sof && sof.length >= 6) {
+        structure.progressive = isProgressiveFrame(marker);
+        if (structure.progressive) structure.bufferedDecodeBytes = jpegCoefficientBytes(sof);
+      }
+    }
     if ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe) {
       total += length;
       if (total > cap) return total;
@@ -101,20 +154,29 @@ async function jpegMetadataBytes(reader: Reader, cap: number) {
 }
 
 /**
- * Bytes of metadata (text chunks, profiles, APPn and COM segments; decompressed) in a PNG or a
- * JPEG, counting stops just past `cap`; 0 for other formats.
+ * A PNG's or a JPEG's structure from its chunk and segment headers: bytes of metadata (text
+ * chunks, profiles, APPn and COM segments; decompressed; counting stops just past `cap`) and what
+ * a decode must buffer. Zeros for other formats.
  */
-export async function imageMetadataBytes(path: string, cap = MAX_IMAGE_METADATA_BYTES): Promise<number> {
+export async function imageStructure(path: string, cap = MAX_IMAGE_METADATA_BYTES): Promise<ImageStructure> {
+  const structure: ImageStructure = { metadataBytes: 0, bufferedDecodeBytes: 0, progressive: false };
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
     const reader = new Reader(file, size);
     const head = await reader.bytes(0, 8);
-    if (!head) return 0;
-    if (head.toString('latin1', 1, 4) === 'PNG') return await pngMetadataBytes(reader, cap);
-    if (head[0] === 0xff && head[1] === 0xd8) return await jpegMetadataBytes(reader, cap);
-    return 0;
+    if (!head) return structure;
+    if (head.toString('latin1', 1, 4) === 'PNG') {
+      structure.metadataBytes = await pngMetadataBytes(reader, cap, structure);
+    } else if (head[0] === 0xff && head[1] === 0xd8) {
+      structure.metadataBytes = await jpegMetadataBytes(reader, cap, structure);
+    }
+    return structure;
   } finally {
     await file.close();
   }
 }
+
+/** Bytes of metadata only (see imageStructure). */
+export const imageMetadataBytes = async (path: string, cap = MAX_IMAGE_METADATA_BYTES) =>
+  (await imageStructure(path, cap)).metadataBytes;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { BASE_DECODE_BYTES, withDecodeBudget } from './decode-budget';
 import type { ImageJob, InspectedImage } from './image';
 import { startWorkerThread } from './worker-thread';
 
@@ -11,9 +12,17 @@ import { startWorkerThread } from './worker-thread';
 const SIZE = Math.max(1, availableParallelism());
 const unusable: InspectedImage = { ok: false, reason: 'the image pixels cannot be decoded' };
 
+/**
+ * An image worker idle this long is ended: what its decodes and the barcode reader's wasm memory
+ * grew to (wasm memory never shrinks) goes back to the system after a burst, and the next image
+ * starts a fresh worker (about 100 ms).
+ */
+const IDLE_WORKER_MS = 20_000;
+
 interface Slot {
   worker: Worker;
   busy: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 interface Task {
   job: ImageJob;
@@ -34,7 +43,14 @@ function newSlot(): Slot {
   return slot;
 }
 
+function retire(slot: Slot) {
+  const at = slots.indexOf(slot);
+  if (at !== -1) slots.splice(at, 1);
+  void slot.worker.terminate();
+}
+
 function run(slot: Slot, task: Task) {
+  clearTimeout(slot.idleTimer);
   slot.busy = true;
   slot.worker.ref();
   const id = nextId++;
@@ -46,6 +62,7 @@ function run(slot: Slot, task: Task) {
     task.resolve(result);
     const next = queue.shift();
     if (next) run(slots.includes(slot) ? slot : newSlot(), next);
+    else if (slots.includes(slot)) slot.idleTimer = setTimeout(() => retire(slot), IDLE_WORKER_MS).unref();
   };
   const onMessage = (message: { id: number; result: InspectedImage }) => {
     if (message.id === id) done(message.result);
@@ -60,12 +77,19 @@ function run(slot: Slot, task: Task) {
   slot.worker.postMessage({ ...task.job, id });
 }
 
-/** Decodes an image once (bounded) and measures it in a worker thread; never throws for bad bytes. */
+/**
+ * Decodes an image once (bounded) and measures it in a worker thread, within the process's decode
+ * budget (decode-budget.ts); never throws for bad bytes.
+ */
 export function inspectImageInPool(job: ImageJob): Promise<InspectedImage> {
-  return new Promise((resolve) => {
-    const task = { job, resolve };
-    const free = slots.find((s) => !s.busy) ?? (slots.length < SIZE ? newSlot() : null);
-    if (free) run(free, task);
-    else queue.push(task);
-  });
+  return withDecodeBudget(
+    job.decodeBytes ?? BASE_DECODE_BYTES,
+    () =>
+      new Promise<InspectedImage>((resolve) => {
+        const task = { job, resolve };
+        const free = slots.find((s) => !s.busy) ?? (slots.length < SIZE ? newSlot() : null);
+        if (free) run(free, task);
+        else queue.push(task);
+      }),
+  );
 }

@@ -1,11 +1,15 @@
 import { parentPort } from 'node:worker_threads';
 import { openCvReady } from './document-finder';
+import sharp from 'sharp';
 import { inspectImage, type ImageJob } from './image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();
 // OpenCV's wasm compiles while the worker waits for its first image.
 void openCvReady();
+// libvips's operation cache (one per process) would keep recent decodes' buffers alive after a
+// burst; every upload is a new file, so nothing in it is ever reused.
+sharp.cache(false);
 
 // An image worker: decodes and measures one image at a time for image-pool.ts, off the service's
 // event loop (the metrics and the barcode reader are plain CPU work).

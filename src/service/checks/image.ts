@@ -3,8 +3,9 @@ import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { FACE_INPUT_LONG_SIDE } from '@/shared/face-rules';
 import { boxResize, imageMetrics, METRICS_DECODE_LONG_SIDE, type ImageMetrics } from '@/shared/image-metrics';
 import { readPdf417Pixels, type Pdf417Read } from './barcode';
+import { decodeCost } from './decode-budget';
 import { findDocument, type DocumentFound } from './document-finder';
-import { imageMetadataBytes, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
+import { imageStructure, MAX_BUFFERED_DECODE_BYTES, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from './marker';
 import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 
@@ -15,15 +16,36 @@ import { mrzBandImages, type MrzBandRead } from './mrz-bands';
 export const DECODE_LONG_SIDE = 2048;
 
 export type ImageHeader =
-  { ok: true; width: number; height: number; markers: Markers } | { ok: false; reason: string };
+  | {
+      ok: true;
+      width: number;
+      height: number;
+      markers: Markers;
+      /** Memory one decode of it is expected to take (decode-budget.ts). */
+      decodeBytes: number;
+    }
+  | { ok: false; reason: string };
 
-/** Header only: dimensions and PNG text chunks. Never decodes pixels. */
+const MB = 1024 * 1024;
+
+/** Header only: dimensions, PNG text chunks, what a decode must buffer. Never decodes pixels. */
 export async function readImageHeader(path: string): Promise<ImageHeader> {
   // Before sharp, which would turn every text chunk and segment into strings, whatever their size.
-  if ((await imageMetadataBytes(path).catch(() => 0)) > MAX_IMAGE_METADATA_BYTES) {
+  const structure = await imageStructure(path).catch(() => null);
+  if (!structure) return { ok: false, reason: 'the image cannot be decoded' };
+  if (structure.metadataBytes > MAX_IMAGE_METADATA_BYTES) {
     return {
       ok: false,
-      reason: `the image carries more than ${MAX_IMAGE_METADATA_BYTES / 1024 / 1024} MB of metadata`,
+      reason: `the image carries more than ${MAX_IMAGE_METADATA_BYTES / MB} MB of metadata`,
+    };
+  }
+  // A progressive JPEG of 1 MB may need 600 MB to decode, at any scale: refused before any decode.
+  if (structure.bufferedDecodeBytes > MAX_BUFFERED_DECODE_BYTES) {
+    return {
+      ok: false,
+      reason:
+        `the image is ${structure.progressive ? 'progressive or interlaced' : 'encoded'} so that decoding it ` +
+        `needs ${Math.ceil(structure.bufferedDecodeBytes / MB)} MB, over the ${MAX_BUFFERED_DECODE_BYTES / MB} MB limit`,
     };
   }
   let meta: Metadata;
@@ -47,6 +69,7 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
     width: swap ? height : width,
     height: swap ? width : height,
     markers: parseMarkers(comments),
+    decodeBytes: decodeCost(structure.bufferedDecodeBytes),
   };
 }
 
@@ -59,6 +82,8 @@ export const METRICS_LONG_SIDE = METRICS_DECODE_LONG_SIDE;
 
 export interface ImageJob {
   path: string;
+  /** The header's estimate of the decode's memory (decode-budget.ts); a baseline decode's when unknown. */
+  decodeBytes?: number;
   /** Read a PDF417 symbol too (from the same decode, at DECODE_LONG_SIDE). */
   pdf417?: boolean;
   /** Find the MRZ bands too (mrz-bands.ts), from the same decode where its width suits the OCR. */

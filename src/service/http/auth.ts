@@ -46,15 +46,23 @@ export async function issueToken(config: ServiceConfig) {
 export async function requireBearer(config: ServiceConfig, request: FastifyRequest) {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   if (!match) throw unauthorized('a bearer token is required');
+  let lifetime: number;
   try {
-    await jwtVerify(match[1], signingKey(config), {
+    const { payload } = await jwtVerify(match[1], signingKey(config), {
       algorithms: ['HS256'],
       issuer: 'idv-embedded-service',
       subject: config.clientId,
-      // A token that never expires is not one this service issues.
-      requiredClaims: ['exp'],
+      // A token that never expires is not one this service issues, nor one issued in the future
+      // or longer ago than a token lives.
+      requiredClaims: ['exp', 'iat'],
+      // The service issues and checks its tokens on one clock: no tolerance.
+      maxTokenAge: config.tokenTtlSeconds,
     });
+    lifetime = payload.exp! - payload.iat!;
   } catch {
     throw unauthorized('invalid or expired token');
   }
+  // Signed with the right key but meant to live longer than TOKEN_TTL_SECONDS (exp 1e15, say):
+  // not one of this service's tokens.
+  if (lifetime > config.tokenTtlSeconds) throw unauthorized('invalid or expired token');
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
 
 export type Db = Database.Database;
 
@@ -128,6 +129,7 @@ export function openDb(dataDir: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  zeroWhatIsDeleted(db);
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let v = version; v < migrations.length; v++) {
     db.transaction(() => {

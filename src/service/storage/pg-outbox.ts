@@ -154,7 +154,11 @@ export class PgDeliveryQueue implements DeliveryQueue {
 
   async dropAllFor(resourcePath: string) {
     await this.migrated();
-    await this.pool.query('DELETE FROM service_outbox WHERE body LIKE $1', [bodyNaming(resourcePath)]);
+    // The erasure's own verification_deleted may have moved here before this runs: it stays.
+    await this.pool.query(
+      "DELETE FROM service_outbox WHERE body LIKE $1 AND event_name <> 'verification_deleted'",
+      [bodyNaming(resourcePath)],
+    );
   }
 
   async failed(limit: number): Promise<FailedRow[]> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from './context';
+import { flushErasure } from '@/server-shared/sqlite-erasure';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import type { FinalStatus } from '@/shared/contract/verification';
@@ -274,7 +275,9 @@ export class Lifecycle {
 
   /**
    * Erasure (the person's right to it): the verification, its inputs, its media files and the
-   * events not yet delivered about it. Nothing of it is left on disk.
+   * events not yet delivered about it. Nothing of it is left on disk (secure_delete, then a
+   * checkpoint that empties the WAL). With the extensions on, `verification_deleted` tells the
+   * webhook receiver to erase its copy.
    */
   async erase(v: VerificationRow) {
     await this.withLock(v.identity, async () => {
@@ -284,7 +287,12 @@ export class Lifecycle {
       this.ctx.db.transaction(() => {
         this.ctx.repo.delete(v.id);
         this.ctx.outbox.dropAllFor(`/v2/verifications/${v.id}`);
+        // The BFF (or any receiver) keeps a copy: it is told to erase it too. No metadata: the
+        // event outlives the verification it names.
+        if (this.ctx.config.extensions) this.event(v, 'verification_deleted', { metadata: null });
       })();
+      flushErasure(this.ctx.db);
+      this.ctx.outbox.resume();
       await Promise.all(media.map((id) => this.ctx.media.remove(id)));
     });
   }

@@ -10,6 +10,9 @@ export const webhookEventNames = [
   'verification_updated',
   'verification_expired',
   'verification_signed',
+  // The embedded service's extension: the verification was erased (DELETE or retention); a
+  // receiver erases its copy.
+  'verification_deleted',
 ] as const;
 export type WebhookEventName = (typeof webhookEventNames)[number];
 

@@ -113,9 +113,63 @@ describe('tokens', () => {
       await svc.close();
     }
   });
+
+  it('refuses a token signed with the right key that would live longer than TOKEN_TTL_SECONDS (issue 21)', async () => {
+    const svc = await startService();
+    try {
+      const { createHmac } = await import('node:crypto');
+      const key = new Uint8Array(
+        createHmac('sha256', svc.config.clientSecret).update('idv-service-access-token').digest(),
+      );
+      const now = Math.floor(Date.now() / 1000);
+      const signed = (claims: { iat?: number; exp: number }) => {
+        const jwt = new SignJWT({ scope: 'verifications' })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setSubject(svc.config.clientId)
+          .setIssuer('idv-embedded-service')
+          .setExpirationTime(claims.exp);
+        return (claims.iat === undefined ? jwt : jwt.setIssuedAt(claims.iat)).sign(key);
+      };
+      const flows = async (token: string) =>
+        (await fetch(`${svc.url}/v2/flows`, { headers: { authorization: `Bearer ${token}` } })).status;
+      // exp 1e15 (the year 31 million), with and without iat; a day-long one; one issued in the future.
+      expect(await flows(await signed({ iat: now, exp: 1e15 }))).toBe(401);
+      expect(await flows(await signed({ exp: 1e15 }))).toBe(401);
+      expect(await flows(await signed({ iat: now, exp: now + 86_400 }))).toBe(401);
+      expect(await flows(await signed({ iat: now + 86_400, exp: now + 86_400 + 60 }))).toBe(401);
+      // One shaped as the service issues them is taken.
+      expect(await flows(await signed({ iat: now, exp: now + svc.config.tokenTtlSeconds }))).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
 });
 
 describe('POST /oauth under a guessing attack', () => {
+  it('counts wrong credentials per connection address, whatever X-Forwarded-For says (issue 21)', async () => {
+    // Loopback is a trusted proxy by default (TRUSTED_PROXIES): its X-Forwarded-For is believed
+    // for the ip-validation step, but must not give each guess an address of its own.
+    const guarded = await startService({ OAUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${guarded.url}/oauth`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basicAuth(guarded.config.clientId, `guess-${i}`),
+            'x-forwarded-for': `203.0.113.${i + 1}`,
+          },
+          body: 'grant_type=client_credentials',
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('counts only wrong credentials, then refuses the address with 429 and Retry-After', async () => {
     const guarded = await startService({ OAUTH_FAILURES_PER_MINUTE: '3' });
     try {

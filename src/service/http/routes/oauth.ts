@@ -49,10 +49,14 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
     // The right credentials are always accepted, also while the address is locked out: a burst of
     // wrong ones from the client's address (a neighbour behind the same NAT, a forged callback)
     // must never stop the real client. Past the limit wrong ones get 429 without being counted.
+    // Keyed on the connection's own address, not the X-Forwarded-For a trusted proxy may pass
+    // (request.ip, meant for the ip-validation step): a client on loopback could otherwise name a
+    // new address with every guess and never be counted.
+    const address = request.socket.remoteAddress ?? request.ip;
     try {
       checkClientCredentials(ctx.config, request.headers.authorization);
     } catch (error) {
-      const wait = attempts.retryAfter(request.ip);
+      const wait = attempts.retryAfter(address);
       if (wait > 0) {
         void reply.header('retry-after', String(wait));
         throw new ServiceError(429, {
@@ -62,7 +66,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
           message: `too many wrong client credentials from this address; try again in ${wait} s`,
         });
       }
-      attempts.failed(request.ip);
+      attempts.failed(address);
       throw error;
     }
     const body = (request.body ?? {}) as Record<string, unknown>;
