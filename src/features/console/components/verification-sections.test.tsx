@@ -221,7 +221,7 @@ describe('verification sections', () => {
     expect(html).toContain('Brazil: CPF 123.456.789-09');
     expect(html).toContain('<dt>Score</dt><dd>712 / 900</dd>');
     expect(html).toMatch(/<caption[^>]*>Debts<\/caption>/);
-    expect(html).toContain('<dt>Synthetic data</dt><dd>Yes</dd>');
+    expect(html).toContain('<dt>Demo answer (no real source)</dt><dd>Yes</dd>');
     const pending = render(
       <CreditCheckCard record={{ ...record, status: 'pending', result: null, completedAt: null }} />,
     );

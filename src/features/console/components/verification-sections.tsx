@@ -1,5 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { documentType } from '@/shared/flow';
 import type { InputState, StoredEvent } from '@/shared/contract/bff-api';
 import { countryName, formatDate, formatDateTime, humanizeKey } from '../lib/format';
 import type { BankView, DocumentView, StepView, VerificationView } from '../lib/verification-view';
@@ -114,6 +115,8 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
   // Custom documents have no country.
   const title = doc.country ? `${docType(doc.type)} · ${country(doc.country)}` : docType(doc.type);
   const headingId = `detail-document-${index}`;
+  // An identity document's two photos are its front and back (a custom document's are its pages).
+  const sided = doc.photos.length === 2 && documentType.safeParse(doc.type).success;
   return (
     <article className="document" aria-labelledby={headingId}>
       <h3 id={headingId}>{title}</h3>
@@ -131,11 +134,11 @@ function DocumentCard({ doc, index }: { doc: DocumentView; index: number }) {
             <MediaView
               key={src}
               src={src}
-              label={t('detail.photoAlt', {
-                document: docType(doc.type),
-                n: i + 1,
-                count: doc.photos.length,
-              })}
+              label={
+                sided
+                  ? t(i === 0 ? 'detail.photoFront' : 'detail.photoBack', { document: docType(doc.type) })
+                  : t('detail.photoAlt', { document: docType(doc.type), n: i + 1, count: doc.photos.length })
+              }
             />
           ))}
         </div>
