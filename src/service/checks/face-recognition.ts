@@ -3,18 +3,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type * as Tf from '@tensorflow/tfjs-core';
 import type { DetectedFace } from '@/shared/face-rules';
-import { alignedChip } from './face-align';
+import { meshChip } from './face-align';
 
 /**
  * The face match's descriptor: dlib's 128-d ResNet face recognition network (99.38 % on LFW as
  * published), with the weights `@vladmandic/face-api` ships (`model/face_recognition_model.*`,
  * 6.4 MB, uint8-quantized), run here on TensorFlow.js ops (the same runtime and wasm backend as
- * Human, without face-api's own bundle). Its input is the 150×150 chip dlib trained it on: five
- * points of Human's face mesh (eye centres, nose tip, mouth corners) mapped by a similarity
- * transform onto dlib's mean face (`DLIB_TEMPLATE_150`), supersampled (`face-align.ts`). The
- * former chip (a box from the brows to the chin, cheek to cheek, levelled on the eyes, as face-api
- * cuts it) put faces at another scale and position than the training chips: on ../shared/eval it
- * refused 51 % of same-person pairs at FAR ≤ 0.1 %, against 11 % aligned (bench:descriptors).
+ * Human, without face-api's own bundle). Its input is the 150×150 chip dlib trained it on: 33
+ * points of Human's face mesh (eyes, nose, mouth: the points of dlib's 68 that its
+ * `get_face_chip_details` aligns on) mapped by a least-squares similarity onto dlib's mean face
+ * (`DLIB_CHIP_TEMPLATE`), supersampled (`face-align.ts`). bench:descriptors measures it beside the
+ * former chips: five points (eye centres, nose tip, mouth corners) onto the same mean face, and
+ * before that a box from the brows to the chin, as face-api cuts it.
  */
 
 const require = createRequire(import.meta.url);
@@ -76,25 +76,55 @@ function residualDown(net: RecognitionNet, x: Tf.Tensor4D, name: string) {
   return tf.relu(tf.add(pooled, out)) as Tf.Tensor4D;
 }
 
+// dlib's mean face shape, points 17–67 of its 68 in the unit square (dlib's
+// `get_face_chip_details`, image_transforms/interpolation.h).
+const MEAN_FACE_X = [
+  0.000213256, 0.0752622, 0.18113, 0.29077, 0.393397, 0.586856, 0.689483, 0.799124, 0.904991, 0.98004,
+  0.490127, 0.490127, 0.490127, 0.490127, 0.36688, 0.426036, 0.490127, 0.554217, 0.613373, 0.121737, 0.187122,
+  0.265825, 0.334606, 0.260918, 0.182743, 0.645647, 0.714428, 0.793132, 0.858516, 0.79751, 0.719335, 0.254149,
+  0.340985, 0.428858, 0.490127, 0.551395, 0.639268, 0.726104, 0.642159, 0.556721, 0.490127, 0.423532,
+  0.338094, 0.290379, 0.428096, 0.490127, 0.552157, 0.689874, 0.553364, 0.490127, 0.42689,
+];
+const MEAN_FACE_Y = [
+  0.106454, 0.038915, 0.0187482, 0.0344891, 0.0773906, 0.0773906, 0.0344891, 0.0187482, 0.038915, 0.106454,
+  0.203352, 0.307009, 0.409805, 0.515625, 0.587326, 0.609345, 0.628106, 0.609345, 0.587326, 0.216423,
+  0.178758, 0.179852, 0.231733, 0.245099, 0.244077, 0.231733, 0.179852, 0.178758, 0.216423, 0.244077,
+  0.245099, 0.780233, 0.745405, 0.727388, 0.742578, 0.727388, 0.745405, 0.780233, 0.864805, 0.902192,
+  0.909281, 0.902192, 0.864805, 0.784792, 0.778746, 0.785343, 0.778746, 0.784792, 0.824182, 0.831803,
+  0.824182,
+];
 /**
- * dlib's chip template for the five points (`face-align.ts` order), in a 150 px chip: the means of
- * the eyes' six points, the nose tip and the mouth's corners of dlib's mean face shape (points
- * 36–41, 42–47, 30, 48, 54 of its 68), placed as `get_face_chip_details(shape, 150, 0.25)` places
- * them: (v + 0.25) / 1.5 of the chip. That is the crop the network was trained on.
+ * The points dlib aligns its chips on (its 68-point numbering: nose 27–35, eyes 36–47, the mouth's
+ * outer line 48–54 and upper inner lip 60–64; brows, jaw and lower lip left out, as
+ * `get_face_chip_details` leaves them), each with the facemesh landmark at the same place.
  */
-export const DLIB_TEMPLATE_150: readonly (readonly [number, number])[] = [
-  [0.2255, 0.216],
-  [0.7548, 0.216],
-  [0.490127, 0.515625],
-  [0.254149, 0.780233],
-  [0.726104, 0.780233],
-].map(([x, y]) => [((x + 0.25) / 1.5) * CHIP, ((y + 0.25) / 1.5) * CHIP] as const);
+// prettier-ignore
+const DLIB_TO_MESH: readonly (readonly [number, number])[] = [
+  [27, 168], [28, 197], [29, 5], [30, 4], [31, 75], [32, 97], [33, 2], [34, 326], [35, 305],
+  [36, 33], [37, 160], [38, 158], [39, 133], [40, 153], [41, 144],
+  [42, 362], [43, 385], [44, 387], [45, 263], [46, 373], [47, 380],
+  [48, 61], [49, 39], [50, 37], [51, 0], [52, 267], [53, 269], [54, 291],
+  [60, 78], [61, 82], [62, 13], [63, 312], [64, 308],
+];
+/** The facemesh landmarks the chip is aligned on. */
+export const CHIP_LANDMARKS = DLIB_TO_MESH.map(([, mesh]) => mesh);
+/**
+ * Where those landmarks go in the 150 px chip: dlib's mean face placed as
+ * `get_face_chip_details(shape, 150, 0.25)` places it, (v + 0.25) / 1.5 of the chip, the crop the
+ * network was trained on. A least-squares similarity over these 33 points is how dlib cuts its
+ * chips from a 68-point shape; five points (eye centres, nose tip, mouth corners) measured a little
+ * worse on ../shared/eval (bench:descriptors' `resnet5Points`).
+ */
+export const DLIB_CHIP_TEMPLATE: readonly (readonly [number, number])[] = DLIB_TO_MESH.map(
+  ([dlib]) =>
+    [((MEAN_FACE_X[dlib - 17] + 0.25) / 1.5) * CHIP, ((MEAN_FACE_Y[dlib - 17] + 0.25) / 1.5) * CHIP] as const,
+);
 
 /** dlib's template turned by `degrees` about the chip's centre. */
 const turnedTemplate = (degrees: number) => {
   const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
   const c = CHIP / 2;
-  return DLIB_TEMPLATE_150.map(
+  return DLIB_CHIP_TEMPLATE.map(
     ([x, y]) => [c + cos * (x - c) - sin * (y - c), c + sin * (x - c) + cos * (y - c)] as const,
   );
 };
@@ -120,7 +150,7 @@ export async function recognitionDescriptor(
   const chips: Tf.Tensor4D[] = [];
   try {
     for (const turn of turns) {
-      const chip = alignedChip(net.tf, image, mesh, CHIP, turnedTemplate(turn), CHIP);
+      const chip = meshChip(net.tf, image, mesh, CHIP_LANDMARKS, turnedTemplate(turn), CHIP);
       if (!chip) return undefined;
       chips.push(chip);
     }

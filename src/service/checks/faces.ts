@@ -118,6 +118,24 @@ export interface FaceReading extends FaceJudgement {
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
+ * The image with a grey border of a quarter of its long side each way: what the face match's
+ * detection retries on when it found no face. A tight crop of a face (a portrait cut from a
+ * document, ~150 px) leaves the detector no margin around the head and it finds nothing.
+ */
+export function withBorder(tf: typeof Tf, image: Tf.Tensor3D): Tf.Tensor3D {
+  const border = Math.round(Math.max(image.shape[0], image.shape[1]) / 4);
+  return tf.pad(
+    image,
+    [
+      [border, border],
+      [border, border],
+      [0, 0],
+    ],
+    128,
+  );
+}
+
+/**
  * Detects faces in raw RGB or RGBA pixels, with the models `use` needs (face-rules.ts,
  * FACE_USE_MODELS); `crowd` (a still photo) looks for small faces in tiles too (withCrowd). The tensor's int32 RGB values are written from the bytes in one pass (tfjs
  * would otherwise convert a byte array itself, after an RGB copy).
@@ -136,18 +154,28 @@ export function detectFacesInPixels(
       values[o + 1] = data[i + 1];
       values[o + 2] = data[i + 2];
     }
-    const tensor = tf.tensor3d(values, [height, width, 3], 'int32');
-    try {
-      const result = await human.detect(tensor, faceUseConfig(use));
+    let tensor = tf.tensor3d(values, [height, width, 3], 'int32');
+    const judge = async (image: Tensor, imageWidth: number, imageHeight: number) => {
+      const result = await human.detect(image, faceUseConfig(use));
       if (result.error) throw new Error(result.error);
       const detected: DetectedFace[] = result.face.map((f) => ({
         box: f.box,
         score: f.boxScore ?? f.score,
         mesh: f.mesh,
       }));
-      let judgement = judgeFaces(detected, width, height);
+      return judgeFaces(detected, imageWidth, imageHeight);
+    };
+    try {
+      let judgement = await judge(tensor, width, height);
       if (options.crowd && judgement.faces.length <= 1) {
         judgement = await withCrowd(judgement, { human, tf, tensor, width, height, use });
+      }
+      if (use === 'descriptor' && judgement.faces.length === 0) {
+        // Only for the face match, and only after nothing was found (a tight crop: see withBorder).
+        const padded = withBorder(tf as unknown as typeof Tf, tensor as unknown as Tf.Tensor3D);
+        tensor.dispose();
+        tensor = padded as unknown as Tensor;
+        judgement = await judge(tensor, padded.shape[1], padded.shape[0]);
       }
       // The face match compares the largest face only: the others get no descriptor.
       const [largest] = judgement.faces;
