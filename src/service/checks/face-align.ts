@@ -2,11 +2,12 @@ import type * as Tf from '@tensorflow/tfjs-core';
 import type { DetectedFace } from '@/shared/face-rules';
 
 /**
- * Face alignment for the recognition networks: the five points ArcFace-family models were trained
- * on (eye centres, nose tip, mouth corners), taken from Human's face mesh, mapped by a least-squares
- * similarity transform onto the networks' template, and the chip sampled with supersampling, so
- * that a face far larger than the chip (a 1024 px selfie's face spans ~400 px, the chip 112) is
- * averaged down instead of aliased by a bilinear lookup every fourth pixel.
+ * Face alignment for the recognition networks: landmarks of Human's face mesh (the five points
+ * ArcFace-family models were trained on: eye centres, nose tip, mouth corners; or the 33 dlib aligns
+ * on, face-recognition.ts) mapped by a least-squares similarity transform onto the network's
+ * template, and the chip sampled with supersampling, so that a face far larger than the chip (a
+ * 1024 px selfie's face spans ~400 px, the chip 150) is averaged down instead of aliased by a
+ * bilinear lookup every fourth pixel.
  */
 
 /** insightface's 112×112 template (arcface_torch, `arcface_dst`): image-left eye, image-right eye, nose tip, mouth corners. */
