@@ -56,6 +56,29 @@ for (const viewport of [
   });
 }
 
+test('a document whose side lacks the barcode it must show is not taken by itself', async ({ baseURL }) => {
+  test.slow();
+  const browser = await launchWithCamera(documentClip);
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage();
+    const wizard = new WizardPage(page);
+    const camera = new CameraPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.documentSides('ar-national-id-front.jpg');
+    // The back must show a PDF417: the front on the desk is framed, but its barcode cannot be read.
+    await camera.open();
+    await expect(camera.status()).toHaveText(/The barcode cannot be read yet/, { timeout: 60_000 });
+    await expect
+      .poll(async () => (await camera.lookTimings()).main.length, { timeout: 30_000 })
+      .toBeGreaterThan(6);
+    await expect(camera.useShot()).toHaveCount(0);
+    await camera.shutter().click();
+    await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await browser.close();
+  }
+});
+
 test('with no document in view the camera says so and waits for the shutter', async ({ page }) => {
   test.slow();
   const { camera } = await openFrontCamera(page);

@@ -34,8 +34,9 @@ function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads
 }
 
 /**
- * The one line of advice: what the document look says while the document is not framed well,
- * then what the code readers say (barcode, MRZ), then "hold still" and "taken".
+ * The one line of advice. Where the side must show a code (barcode, MRZ), the readers' word on it
+ * comes first once they have one (it is what the check will refuse on); before that, and for
+ * sides without a code, the document look's: no document, where to move, glare, blur, hold still.
  */
 function statusMessage(
   look: DocumentLookState | null,
@@ -43,13 +44,9 @@ function statusMessage(
   reads: DocumentReads,
 ): { key: string; ok: boolean } | null {
   const code = guide && guideMessage(guide, reads);
-  if (!look) return code;
-  const lookMessage = {
-    key: `camera.look.${look.advice}`,
-    ok: look.advice === 'holdStill' || look.advice === 'taken',
-  };
-  if (!lookMessage.ok || look.advice === 'taken' || !code || code.ok) return lookMessage;
-  return code;
+  if (!look || (look.advice !== 'taken' && guide?.kind === 'document' && guide.state !== 'reading'))
+    return code;
+  return { key: `camera.look.${look.advice}`, ok: look.advice === 'holdStill' || look.advice === 'taken' };
 }
 
 /** The found document's outline over the preview (the video is shown as `object-fit: cover`). */
@@ -90,9 +87,9 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
   const takingRef = useRef(false);
   const guideState = useCameraGuide(videoRef, !!stream, guide, reads);
   // The document camera looks for the document itself and takes the photo when it is steady,
-  // unless a code the side must show cannot be read yet (the shot would be refused).
+  // and, where the side must show a code, once the readers have read it (else it would be refused).
   const look = useDocumentLook(videoRef, guide === 'document', !!stream, () => {
-    if ((guideState?.kind === 'document' && guideState.state === 'notReadable') || takingRef.current)
+    if ((guideState?.kind === 'document' && guideState.state !== 'readable') || takingRef.current)
       return false;
     void takePhoto();
     return true;
