@@ -3,7 +3,8 @@
 // load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), the camera guide running
 // (its look at a frame in the face worker, and the page thread's longest stall meanwhile beside an
 // idle page's), the passport MRZ check's OCR load and read time, against a plain decode of the same
-// file, and the gzip weight each lazily loaded check adds to its step.
+// file, the document camera's live look (page thread and worker per look, stalls) until it takes
+// the photo by itself, and the gzip weight each lazily loaded check adds to its step.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -200,5 +201,46 @@ try {
   );
 } finally {
   await browser.close();
+}
+
+// The document camera looking for the document and taking it by itself, on a fake camera that
+// films the sample DNI front (e2e/fixtures/camera/document.mjpeg).
+const documentCamera = fileURLToPath(new URL('../fixtures/camera/document.mjpeg', import.meta.url));
+const cameraBrowser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [...chromiumArgs, `--use-file-for-fake-video-capture=${documentCamera}`],
+});
+try {
+  const page = await cameraBrowser.newPage();
+  await page.goto(server.url + HARNESS_PAGE);
+  await page.locator('body[data-ready="true"]').waitFor({ state: 'attached' });
+  const runs: Awaited<ReturnType<typeof window.captureHarness.timeDocumentCamera>>[] = [];
+  for (let i = 0; i < Math.max(1, Math.round(ROUNDS / 3)); i++)
+    runs.push(await page.evaluate((ms) => window.captureHarness.timeDocumentCamera(ms), 30_000));
+  const idle = await page.evaluate(
+    (ms) => window.captureHarness.idleStalls(ms),
+    median(runs.map((r) => r.takenMs - r.firstLookMs)),
+  );
+  const main = runs.flatMap((r) => r.main);
+  const worker = runs.flatMap((r) => r.worker);
+  const worst = (pick: (s: (typeof runs)[number]['stalls']) => number) =>
+    Math.max(...runs.map((r) => pick(r.stalls)));
+  console.log(
+    `\nDocument camera in Chromium (document.mjpeg 960×720, ${runs.length} runs from the camera opening to the photo taken by itself):`,
+  );
+  console.log(
+    `  taken by itself: ${runs.filter((r) => r.captured).length} of ${runs.length} (${runs[0]?.captured ?? 'none'}); first look answered p50 ${median(runs.map((r) => r.firstLookMs)).toFixed(0)} ms (OpenCV loaded in the first run), taken p50 ${median(runs.map((r) => r.takenMs)).toFixed(0)} ms after opening`,
+  );
+  console.log(
+    `  ${"per look, the page's thread (grab, answer)".padEnd(44)} p50 ${median(main).toFixed(1).padStart(5)} ms  p99 ${percentile(main, 99).toFixed(1).padStart(5)} ms  (${main.length} looks)`,
+  );
+  console.log(
+    `  ${'per look, the document worker (draw, outline, blur, glare)'.padEnd(44)} p50 ${median(worker).toFixed(0).padStart(5)} ms  p99 ${percentile(worker, 99).toFixed(0).padStart(5)} ms`,
+  );
+  console.log(
+    `  the page's thread kept from running at most, looking: timer gap ${worst((s) => s.timerGap).toFixed(0)} ms  frame gap ${worst((s) => s.frameGap).toFixed(0)} ms  long task ${worst((s) => s.longTask).toFixed(0)} ms; idle page as long: timer gap ${idle.timerGap.toFixed(0)} ms  frame gap ${idle.frameGap.toFixed(0)} ms  long task ${idle.longTask.toFixed(0)} ms`,
+  );
+} finally {
+  await cameraBrowser.close();
   await server.close();
 }

@@ -53,7 +53,7 @@ export type OutlineVerdict =
 
 const dist = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 
-function polygonArea(quad: Point[]): number {
+export function polygonArea(quad: Point[]): number {
   let sum = 0;
   for (let i = 0; i < quad.length; i++) {
     const a = quad[i]!;

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   BLUR_VARIANCE_MIN,
   boxResize,
+  glareShare,
+  GLARE_LEVEL,
+  hasGlare,
   grayscaleScore,
   hammingDistance,
   imageMetrics,
@@ -178,5 +181,18 @@ describe('perceptual hash', () => {
     const m = imageMetrics(card(1000, 630));
     expect(m).toMatchObject({ width: 1000, height: 630, grayscale: false, blurry: false });
     expect(m.phash).toHaveLength(16);
+  });
+});
+
+describe('glare', () => {
+  it('counts blown-out pixels, in the whole image or in a box of it', () => {
+    const gray = new Uint8Array(100 * 100).fill(235);
+    expect(glareShare(gray, 100, 100)).toBe(0);
+    // A reflection of 10×10 px in the top-left corner.
+    for (let y = 0; y < 10; y++) gray.fill(GLARE_LEVEL, y * 100, y * 100 + 10);
+    expect(glareShare(gray, 100, 100)).toBeCloseTo(0.01);
+    expect(glareShare(gray, 100, 100, { x: 0, y: 0, width: 20, height: 20 })).toBeCloseTo(0.25);
+    expect(hasGlare(glareShare(gray, 100, 100, { x: 0, y: 0, width: 20, height: 20 }))).toBe(true);
+    expect(glareShare(gray, 100, 100, { x: 50, y: 50, width: 80, height: 80 })).toBe(0);
   });
 });

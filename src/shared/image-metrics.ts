@@ -206,6 +206,35 @@ export function laplacianVariance(gray: ArrayLike<number>, width: number, height
 
 export const isBlurry = (blurScore: number) => blurScore < BLUR_VARIANCE_MIN;
 
+/** A gray pixel this bright (0–255) is blown out: a reflection, not the document's own white. */
+export const GLARE_LEVEL = 250;
+/** A document region with more than this share of blown-out pixels has glare over its print. */
+export const GLARE_SHARE_MAX = 0.02;
+
+/**
+ * Share of blown-out pixels (GLARE_LEVEL) in a gray image, or in a box of it (a found document's
+ * bounds): a paper white or a pale card background stays below the level, a lamp's reflection does not.
+ */
+export function glareShare(
+  gray: ArrayLike<number>,
+  width: number,
+  height: number,
+  box = { x: 0, y: 0, width, height },
+): number {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(height, Math.ceil(box.y + box.height));
+  let blown = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) if (gray[y * width + x] >= GLARE_LEVEL) blown++;
+  }
+  const pixels = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  return pixels === 0 ? 0 : blown / pixels;
+}
+
+export const hasGlare = (share: number) => share > GLARE_SHARE_MAX;
+
 const HASH_CELLS = 32;
 const HASH_LOW = 8;
 

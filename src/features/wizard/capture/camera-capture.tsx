@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { ImageMetrics } from '@/shared/image-metrics';
 import { captureFrame } from '../checks/photo-pipeline';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useCameraGuide, type CameraGuideState, type DocumentReads } from './use-camera-guide';
+import { useDocumentLook, type DocumentLookState } from './use-document-look';
 import { useMediaStream } from './use-media-stream';
 import './capture.css';
 
@@ -33,6 +34,40 @@ function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads
 }
 
 /**
+ * The one line of advice. Where the side must show a code (barcode, MRZ), the readers' word on it
+ * comes first once they have one (it is what the check will refuse on); before that, and for
+ * sides without a code, the document look's: no document, where to move, glare, blur, hold still.
+ */
+function statusMessage(
+  look: DocumentLookState | null,
+  guide: CameraGuideState,
+  reads: DocumentReads,
+): { key: string; ok: boolean } | null {
+  const code = guide && guideMessage(guide, reads);
+  if (!look || (look.advice !== 'taken' && guide?.kind === 'document' && guide.state !== 'reading'))
+    return code;
+  return { key: `camera.look.${look.advice}`, ok: look.advice === 'holdStill' || look.advice === 'taken' };
+}
+
+/** The found document's outline over the preview (the video is shown as `object-fit: cover`). */
+function DocumentOutline({ look, ok }: { look: DocumentLookState; ok: boolean }) {
+  if (!look.quad) return null;
+  return (
+    <svg
+      className="camera-outline"
+      viewBox={`0 0 ${look.width} ${look.height}`}
+      preserveAspectRatio="xMidYMid slice"
+      aria-hidden="true"
+    >
+      <polygon
+        className={ok ? 'camera-outline-ok' : 'camera-outline-warn'}
+        points={look.quad.map((p) => `${p.x},${p.y}`).join(' ')}
+      />
+    </svg>
+  );
+}
+
+/**
  * Live camera with a frame guide and a button that takes a full-resolution JPEG snapshot: the
  * video's frame goes straight to the photo worker, which encodes it and measures it in one go.
  */
@@ -49,12 +84,22 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
     onUnavailable,
   );
   const [taking, setTaking] = useState(false);
+  const takingRef = useRef(false);
   const guideState = useCameraGuide(videoRef, !!stream, guide, reads);
-  const message = guideState && guideMessage(guideState, reads);
+  // The document camera looks for the document itself and takes the photo when it is steady,
+  // and, where the side must show a code, once the readers have read it (else it would be refused).
+  const look = useDocumentLook(videoRef, guide === 'document', !!stream, () => {
+    if ((guideState?.kind === 'document' && guideState.state !== 'readable') || takingRef.current)
+      return false;
+    void takePhoto();
+    return true;
+  });
+  const message = statusMessage(look, guideState, reads);
 
   async function takePhoto() {
     const video = videoRef.current;
-    if (!video || !video.videoWidth) return;
+    if (!video || !video.videoWidth || takingRef.current) return;
+    takingRef.current = true;
     setTaking(true);
     try {
       // The photo is not mirrored (only the front camera's preview is, for comfort).
@@ -64,6 +109,7 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
     } catch {
       onUnavailable('error');
     } finally {
+      takingRef.current = false;
       setTaking(false);
     }
   }
@@ -83,6 +129,7 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
           className={`camera-guide camera-guide-${guide}${message ? (message.ok ? ' camera-guide-ok' : ' camera-guide-warn') : ''}`}
           aria-hidden="true"
         />
+        {look && <DocumentOutline look={look} ok={!!message?.ok} />}
       </div>
       <p className="camera-hint">{guide === 'face' ? t('camera.guideFace') : t('camera.guideDocument')}</p>
       {/* Advice as the frames change, read out when it changes; the shutter stays available. */}

@@ -28,13 +28,19 @@ function documentWorker(): Worker {
   return worker;
 }
 
-/** The worker's whole answer: the verdict and the look's own time (bench:browser-checks). */
-export function lookAtDocument(source: Blob | ImageBitmap): Promise<DocumentAnswer | null> {
+/**
+ * The worker's whole answer: the verdict and the look's own time (bench:browser-checks); `live`
+ * for the camera's frames (a VideoFrame or a bitmap, transferred), with their blur and glare.
+ */
+export function lookAtDocument(
+  source: Blob | ImageBitmap | VideoFrame,
+  live = false,
+): Promise<DocumentAnswer | null> {
   if (typeof Worker !== 'function' || typeof OffscreenCanvas !== 'function') return Promise.resolve(null);
   return new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
-    const request: DocumentRequest = { id, source };
+    const request: DocumentRequest = { id, source, live };
     documentWorker().postMessage(request, source instanceof Blob ? [] : [source]);
   });
 }

@@ -5,20 +5,26 @@
 // document photo, never on a first screen.
 import openCvFactory from 'opencv-wasm/opencv.js';
 import wasmUrl from 'opencv-wasm/opencv.wasm?url';
-import { outlineOf, type OpenCv, type OutlineVerdict } from '@/shared/document-outline';
+import type { LiveLook } from '../capture/document-guide';
+import { OUTLINE_LONG_SIDE, outlineOf, type OpenCv, type OutlineVerdict } from '@/shared/document-outline';
+import { glareShare, laplacianVariance, toGray } from '@/shared/image-metrics';
 
 export interface DocumentRequest {
   id: number;
   /** A file, or a camera frame (transferred). */
-  source: Blob | ImageBitmap;
+  source: Blob | ImageBitmap | VideoFrame;
+  /** A live camera frame: looked at OUTLINE_LONG_SIDE long, blur and glare measured too. */
+  live?: boolean;
 }
 
 /** null: the photo could not be looked at (the service judges it then). */
 export interface DocumentAnswer {
   id: number;
   verdict: OutlineVerdict | null;
-  /** The look's own time (decode excluded). */
+  /** The look's own time (decode excluded); for a live frame, the whole of it (drawing included). */
   ms?: number;
+  /** For a live frame: the look the camera's guide advises on. */
+  live?: LiveLook;
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -50,26 +56,52 @@ function loadOpenCv(): Promise<OpenCv> {
   return openCv;
 }
 
-async function look(source: Blob | ImageBitmap): Promise<{ verdict: OutlineVerdict; ms: number }> {
+async function look(
+  source: Blob | ImageBitmap | VideoFrame,
+  live: boolean,
+): Promise<Omit<DocumentAnswer, 'id'>> {
   const cv = await loadOpenCv();
+  const began = performance.now();
   const bitmap = source instanceof Blob ? await createImageBitmap(source) : source;
-  const scale = Math.min(1, DECODE_LONG_SIDE / Math.max(bitmap.width, bitmap.height));
-  const width = Math.max(1, Math.round(bitmap.width * scale));
-  const height = Math.max(1, Math.round(bitmap.height * scale));
+  const [fullWidth, fullHeight] =
+    'displayWidth' in bitmap ? [bitmap.displayWidth, bitmap.displayHeight] : [bitmap.width, bitmap.height];
+  // A live frame is looked at on the outline's own pixels, which blur and glare are measured on too.
+  const longSide = live ? OUTLINE_LONG_SIDE : DECODE_LONG_SIDE;
+  const scale = Math.min(1, longSide / Math.max(fullWidth, fullHeight));
+  const width = Math.max(1, Math.round(fullWidth * scale));
+  const height = Math.max(1, Math.round(fullHeight * scale));
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d', { willReadFrequently: true })!;
   context.drawImage(bitmap, 0, 0, width, height);
   bitmap.close();
-  const { data } = context.getImageData(0, 0, width, height);
+  const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
-  const { verdict } = outlineOf(cv, { data, width, height, channels: 4 });
-  return { verdict, ms: performance.now() - started };
+  const { verdict } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
+  if (!live) return { verdict, ms: performance.now() - started };
+  const grey = toGray(image.data, 4);
+  const quad = verdict.kind === 'framed' ? verdict.quad : null;
+  const xs = quad?.map((p) => p.x) ?? [];
+  const ys = quad?.map((p) => p.y) ?? [];
+  const glare = quad
+    ? glareShare(grey, width, height, {
+        x: Math.min(...xs),
+        y: Math.min(...ys),
+        width: Math.max(...xs) - Math.min(...xs),
+        height: Math.max(...ys) - Math.min(...ys),
+      })
+    : 0;
+  const blurScore = laplacianVariance(grey, width, height);
+  return {
+    verdict,
+    ms: performance.now() - began,
+    live: { verdict, width, height, blurScore, glareShare: glare },
+  };
 }
 
 self.addEventListener('message', (event: MessageEvent<DocumentRequest>) => {
-  const { id, source } = event.data;
-  look(source).then(
-    ({ verdict, ms }) => self.postMessage({ id, verdict, ms } satisfies DocumentAnswer),
+  const { id, source, live = false } = event.data;
+  look(source, live).then(
+    (answer) => self.postMessage({ id, ...answer } satisfies DocumentAnswer),
     () => self.postMessage({ id, verdict: null } satisfies DocumentAnswer),
   );
 });

@@ -1,0 +1,94 @@
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { CameraPage, launchWithCamera } from './fixtures/camera-page';
+import { WizardPage } from './fixtures/wizard-page';
+
+// The document camera looks for the document itself (issue 20, item 5): with a fake camera that
+// films the sample DNI front on a desk (e2e/fixtures/camera/document.mjpeg, made from the sample
+// by make-document-camera.ts), it outlines it, says "hold still" and takes the photo by itself,
+// on a phone and on a laptop; Chromium's own fake camera (a green test frame) has no document in
+// view and the camera does not take anything until the shutter is pressed.
+
+const documentClip = fileURLToPath(new URL('./fixtures/camera/document.mjpeg', import.meta.url));
+
+/** From the flow's start to the open document camera of the DNI front. */
+async function openFrontCamera(page: Page) {
+  const wizard = new WizardPage(page);
+  const camera = new CameraPage(page);
+  await camera.recordStatus();
+  await wizard.start('ar-national-id');
+  await wizard.continue(); // the document choice
+  await camera.open();
+  return { wizard, camera };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`a camera that films a document takes the photo by itself at ${viewport.width} px`, async ({
+    baseURL,
+  }) => {
+    test.slow();
+    const browser = await launchWithCamera(documentClip);
+    try {
+      const page = await (await browser.newContext({ baseURL, viewport })).newPage();
+      const { camera } = await openFrontCamera(page);
+      // No click on the shutter: the shot's confirmation comes by itself.
+      await expect(camera.useShot()).toBeVisible({ timeout: 60_000 });
+      const said = await camera.statusLog();
+      expect(said.some((s) => s.includes('Hold still…'))).toBe(true);
+      expect(said.at(-1)).toContain('Photo taken.');
+      const { main, worker } = await camera.lookTimings();
+      // The page's thread only grabs a frame and draws the answer; the look is the worker's.
+      expect(median(main)).toBeLessThan(16);
+      test.info().annotations.push({
+        type: 'document look (ms)',
+        description: `main: median ${median(main).toFixed(1)}, max ${Math.max(...main).toFixed(1)}; worker: median ${median(worker).toFixed(1)}, max ${Math.max(...worker).toFixed(1)}; looks ${main.length}`,
+      });
+      await camera.useShot().click();
+      await expect(page.getByRole('figure')).toHaveCount(1, { timeout: 60_000 });
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+test('a document whose side lacks the barcode it must show is not taken by itself', async ({ baseURL }) => {
+  test.slow();
+  const browser = await launchWithCamera(documentClip);
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage();
+    const wizard = new WizardPage(page);
+    const camera = new CameraPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.documentSides('ar-national-id-front.jpg');
+    // The back must show a PDF417: the front on the desk is framed, but its barcode cannot be read.
+    await camera.open();
+    await expect(camera.status()).toHaveText(/The barcode cannot be read yet/, { timeout: 60_000 });
+    await expect
+      .poll(async () => (await camera.lookTimings()).main.length, { timeout: 30_000 })
+      .toBeGreaterThan(6);
+    await expect(camera.useShot()).toHaveCount(0);
+    await camera.shutter().click();
+    await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await browser.close();
+  }
+});
+
+test('with no document in view the camera says so and waits for the shutter', async ({ page }) => {
+  test.slow();
+  const { camera } = await openFrontCamera(page);
+  await expect(camera.status()).toHaveText(/No document in view/, { timeout: 60_000 });
+  // Several looks later, still nothing taken.
+  await expect
+    .poll(async () => (await camera.lookTimings()).main.length, { timeout: 30_000 })
+    .toBeGreaterThan(6);
+  await expect(camera.useShot()).toHaveCount(0);
+  expect(await camera.status().ariaSnapshot()).toMatch(/^- status: "?No document in view/);
+  await camera.shutter().click();
+  await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
+});
