@@ -85,6 +85,9 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
   );
   const [taking, setTaking] = useState(false);
   const takingRef = useRef(false);
+  // The shutter waits for the stream's first frame: pressed before it, there would be nothing to take.
+  const [framedStream, setFramedStream] = useState<MediaStream | null>(null);
+  const hasFrame = !!stream && framedStream === stream;
   const guideState = useCameraGuide(videoRef, !!stream, guide, reads);
   // The document camera looks for the document itself and takes the photo when it is steady,
   // and, where the side must show a code, once the readers have read it (else it would be refused).
@@ -124,6 +127,7 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
           playsInline
           muted
           autoPlay
+          onLoadedData={(event) => setFramedStream(event.currentTarget.srcObject as MediaStream | null)}
         />
         <div
           className={`camera-guide camera-guide-${guide}${message ? (message.ok ? ' camera-guide-ok' : ' camera-guide-warn') : ''}`}
@@ -150,7 +154,7 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
         type="button"
         className="camera-shutter"
         onClick={() => void takePhoto()}
-        disabled={!stream || taking}
+        disabled={!hasFrame || taking}
       >
         {taking ? t('camera.taking') : t('camera.takePhoto')}
       </button>
