@@ -113,7 +113,7 @@ export const CHIP_LANDMARKS = DLIB_TO_MESH.map(([, mesh]) => mesh);
  * `get_face_chip_details(shape, 150, 0.25)` places it, (v + 0.25) / 1.5 of the chip, the crop the
  * network was trained on. A least-squares similarity over these 33 points is how dlib cuts its
  * chips from a 68-point shape; five points (eye centres, nose tip, mouth corners) measured a little
- * worse on ../shared/eval (bench:descriptors' `resnet5Points`).
+ * worse on the labelled dev set (bench:descriptors' `resnet5Points`).
  */
 export const DLIB_CHIP_TEMPLATE: readonly (readonly [number, number])[] = DLIB_TO_MESH.map(
   ([dlib]) =>
