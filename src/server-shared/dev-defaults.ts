@@ -1,5 +1,5 @@
 /**
- * Development defaults of wire contract §0. They let a fresh clone run with no set-up; with
+ * Development defaults of the settings (README.md, Settings). They let a fresh clone run with no set-up; with
  * NODE_ENV=production the service and the BFF refuse to start on any of them.
  */
 export const devDefaults = {
