@@ -4,7 +4,7 @@ import { z } from 'zod';
 /**
  * Each process's settings are one zod object keyed by environment variable (src/bff/config.ts,
  * src/service/config.ts); every setting carries its group, shown default and a one-line meaning,
- * from which `npm run settings-table` writes the tables of README.md and CONTRIBUTING.md.
+ * from which `npm run settings-table` writes the tables of README.md and e2e/README.md.
  */
 export const settingGroups = {
   production: 'Production',
