@@ -36,14 +36,16 @@ export interface GreyImage {
 /** A grey difference over 3 px that counts as a stroke edge (on contrast-stretched pixels). */
 const EDGE_STEP = 56;
 /**
- * Slants tried (vertical px per horizontal px): 0 to ±0.48 (±25°) in steps of 0.03, then refined
- * to 0.005 about the best, so that a photo held askew by the ±10° a hand gives still projects sharp
- * rows, and the band is turned level by the text's own angle (`mrzBandPixels`).
+ * Slants tried (vertical px per horizontal px): 0 to ±0.72 (±36°) in steps of 0.03, then refined
+ * to 0.005 about the best, so that a photo held askew still projects sharp rows, and the band is
+ * turned level by the text's own angle (`mrzBandPixels`). A hand gives ±10°, but on top of a page
+ * already photographed askew in its frame (a passport booklet lying turned on a table, ~20°): the
+ * finder found no band past ±25°.
  */
 const SLANT_STEP = 0.03;
 const SLANTS = [
   0,
-  ...Array.from({ length: 12 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
+  ...Array.from({ length: 24 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
 ];
 const FINE_SLANT_STEP = 0.005;
 /**
