@@ -59,6 +59,8 @@ const FINE_SLANT_STEP = 0.005;
 const MAX_GAP_IN_HEIGHTS = 0.6;
 /** How far (in line heights) the ends of two lines of one zone may differ. */
 const END_TOLERANCE_IN_HEIGHTS = 1.6;
+/** How far (in line heights) one end of two lines of one zone may differ when the other agrees: ~5 glyphs of filler. */
+const FILLER_END_IN_HEIGHTS = 4.5;
 /** A row belongs to a text line when it holds this share of the busiest row's edges. */
 const ROW_SHARE = 0.2;
 /** An MRZ line is at least this many line heights long (30 glyphs of a TD1 card are ~24). */
@@ -109,6 +111,22 @@ interface Line {
   bottom: number;
   left: number;
   right: number;
+}
+
+/**
+ * Whether two lines may be of one zone by their ends: lines of one zone hold as many glyphs of one
+ * pitch, so they start and end alike; but a line may begin or end with filler (`P<`, a name line's
+ * trailing `<<<<`), whose thin strokes a small or blurred photo loses, so that line looks a few
+ * glyphs shorter at that end. One end must agree (END_TOLERANCE_IN_HEIGHTS), the other within
+ * FILLER_END_IN_HEIGHTS.
+ */
+function endsAlike(a: Line, b: Line, lineHeight: number): boolean {
+  const left = Math.abs(b.left - a.left) / lineHeight;
+  const right = Math.abs(b.right - a.right) / lineHeight;
+  return (
+    Math.max(left, right) <= END_TOLERANCE_IN_HEIGHTS ||
+    (Math.min(left, right) <= END_TOLERANCE_IN_HEIGHTS && Math.max(left, right) <= FILLER_END_IN_HEIGHTS)
+  );
 }
 
 /** Bands of the grey image (one byte per pixel, row by row) that hold MRZ-like lines, lowest first. */
@@ -219,9 +237,7 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
       const alike =
         Math.max(ha, hb) <= 1.6 * Math.min(ha, hb) &&
         b.top - a.bottom <= 2 * Math.max(ha, hb) &&
-        // Lines of one zone hold as many glyphs of one pitch: they start and end alike.
-        Math.abs(b.left - a.left) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb) &&
-        Math.abs(b.right - a.right) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb);
+        endsAlike(a, b, Math.max(ha, hb));
       if (!alike) break;
       group.push(b);
     }
