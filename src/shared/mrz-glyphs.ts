@@ -10,7 +10,7 @@
  */
 import { MRZ_ALPHABET, mrzLines, parseMrzLines, type MrzParseResult, type MrzRead } from './document-reading';
 import type { GreyImage } from './mrz-band';
-import { correctMrz, MRZ_FIELDS, MRZ_FORMATS, mrzAllows } from './mrz-fields';
+import { correctMrz, MRZ_FIELDS, MRZ_FORMATS, mrzAllows, mrzFieldLayout } from './mrz-fields';
 import { GLYPH_TEMPLATES } from './mrz-glyph-templates';
 
 /** Size of a glyph's feature: its cell resampled to this grid. */
@@ -335,13 +335,16 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
   const cells = cut.lines;
   const features = cells.map((line) => line.map((cell) => glyphFeature(image, cell, cut.threshold)));
   let best: { total: number; reading: GlyphReading } | undefined;
-  const fields = MRZ_FIELDS[cells[0].length];
   for (const { font, glyphs } of templates()) {
     let minScore = 1;
     let minMargin = 1;
     let total = 0;
-    const lines = features.map((line, l) =>
-      line
+    // The first line's field kinds are the format's; the others' follow from it (a visa's `V`).
+    let fields = MRZ_FIELDS[cells[0].length];
+    let firstLine = '';
+    const lines = features.map((line, l) => {
+      if (l === 1) fields = mrzFieldLayout(features.length, firstLine) ?? fields;
+      const text = line
         .map((feature, k) => {
           let first = -Infinity;
           let second = -Infinity;
@@ -358,8 +361,10 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
           total += first;
           return MRZ_ALPHABET[char];
         })
-        .join(''),
-    );
+        .join('');
+      if (l === 0) firstLine = text;
+      return text;
+    });
     // The typeface is the one whose glyphs match the zone best overall.
     if (!best || total > best.total)
       best = {

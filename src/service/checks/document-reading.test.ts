@@ -53,6 +53,11 @@ describe('MRZ lines and parsing', () => {
     const long = `${l1.replace(/<<<<<<<<$/, '')}<<<<LL<<<LL<L<`;
     expect(long.length).toBeGreaterThan(46);
     expect(mrzLines(`${long}\n${l2}`)).toEqual([l1, l2]);
+    // A data line with no filler (a visa's full optional data) beside a name line with some; text
+    // lines of capitals and digits alone are no zone.
+    const full = `${l2.slice(0, 28)}LONDON0AMS803085`;
+    expect(mrzLines(`${l1}\n${full}`)).toEqual([l1, full]);
+    expect(mrzLines(`${full}\n${full.replace('LONDON', 'MADRID')}`)).toEqual([]);
   });
 
   it('reads the person and the dates with their century; a wrong check digit is invalid', () => {
