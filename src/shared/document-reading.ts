@@ -368,6 +368,8 @@ export type MrzVerdict = 'noMrz' | 'badMrz' | 'countryMismatch' | 'typeMismatch'
 export function mrzVerdict(read: MrzRead, claim: { type: DocumentType; country: string }): MrzVerdict {
   if (!read.found) return 'noMrz';
   if (!read.valid) return 'badMrz';
+  // A visa's zone names its holder, but a visa is none of the documents a flow asks for.
+  if (read.documentCode.startsWith('V')) return 'typeMismatch';
   return claimMismatch(claim, { country: read.issuingState, type: typeOfDocumentCode(read.documentCode) });
 }
 

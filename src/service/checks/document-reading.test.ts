@@ -104,6 +104,12 @@ describe('claims against what the document says', () => {
     expect(mrzVerdict(read, { type: 'passport', country: 'AR' })).toBe('countryMismatch');
     expect(mrzVerdict(read, { type: 'national-id', country: 'GB' })).toBe('typeMismatch');
     expect(mrzVerdict({ found: false }, { type: 'passport', country: 'GB' })).toBe('noMrz');
+    const visa = parseMrzLines([
+      'VIUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<',
+      'L8988901C4XXX4009078F9612109<<<<<<<<',
+    ]);
+    expect(visa).toMatchObject({ found: true, valid: true, documentCode: 'VI' });
+    expect(mrzVerdict(visa, { type: 'passport', country: 'GB' })).toBe('typeMismatch');
     expect(mrzVerdict({ found: true, valid: false, lines: [] }, { type: 'passport', country: 'GB' })).toBe(
       'badMrz',
     );
