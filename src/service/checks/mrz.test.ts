@@ -198,6 +198,18 @@ describe('glyph reader (before the OCR)', () => {
     });
   });
 
+  it('reads a zone with a smudge beside one line only (the edge of a copy, a shadow)', async () => {
+    // Joined to the data line, the smudge made it longer than the name line: no pitch fitted both.
+    const smudge = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700"><rect x="14" y="634" width="20" height="30" fill="#8a8a8a"/></svg>`;
+    const file = join(dir, 'smudge.jpg');
+    await sharp(ocrBPage)
+      .composite([{ input: Buffer.from(smudge) }])
+      .jpeg({ quality: 85 })
+      .toFile(file);
+    const [band] = await bands(file);
+    expect(band.byGlyphs).toMatchObject({ found: true, valid: true, lines: ocrBZone });
+  });
+
   it("reads the samples' zones as the OCR reads them", async () => {
     for (const file of ['gb-passport.jpg', 'ar-passport.jpg', 'document-country-mismatch.jpg']) {
       const [band] = await bands(sample(file).path);
