@@ -295,7 +295,65 @@ export function mrzBandPixels(grey: Uint8Array, width: number, band: MrzBand): G
       out[y * w + x] = Math.round(upper * (1 - fy) + lower * fy);
     }
   }
-  return { data: out, width: w, height: h };
+  return unleaned({ data: out, width: w, height: h });
+}
+
+/** Leans tried (horizontal px per vertical px), up to ±0.36 (~20°), and the step between them. */
+const MAX_LEAN = 0.36;
+const LEAN_STEP = 0.02;
+
+/**
+ * The band with its glyphs stood upright. A photo taken from one side (perspective) or a page
+ * sheared in the frame leaves the lines level once turned but every glyph leaning, which both the
+ * glyph reader's cells and the OCR read worse. OCR-B's stems are upright, so the lean is the shear
+ * whose column projection of the stems' edges is the sharpest; rows are shifted to undo it.
+ */
+export function unleaned(image: GreyImage): GreyImage {
+  const { data, width, height } = image;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y++)
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      const d = data[i + 1] - data[i - 1];
+      if (d > EDGE_STEP || d < -EDGE_STEP) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+  if (xs.length < 50) return image;
+  const middle = height / 2;
+  const pad = Math.ceil(MAX_LEAN * middle) + 2;
+  const sharpness = (lean: number) => {
+    const columns = new Uint32Array(width + 2 * pad);
+    for (let i = 0; i < xs.length; i++) columns[Math.round(xs[i] + lean * (ys[i] - middle)) + pad]++;
+    let score = 0;
+    for (const c of columns) score += c * c;
+    return score;
+  };
+  let best = { lean: 0, score: sharpness(0) };
+  for (let k = 1; k * LEAN_STEP <= MAX_LEAN + 1e-9; k++)
+    for (const lean of [k * LEAN_STEP, -k * LEAN_STEP]) {
+      const score = sharpness(lean);
+      if (score > best.score) best = { lean, score };
+    }
+  // An upright zone scores best at 0 or next to it: resampling it would only blur its glyphs.
+  if (Math.abs(best.lean) < 1.5 * LEAN_STEP) return image;
+  const { lean } = best;
+  const shift = Math.ceil(Math.abs(lean) * middle);
+  const w = width + 2 * shift;
+  const out = new Uint8Array(w * height).fill(255);
+  for (let y = 0; y < height; y++) {
+    // Upright pixel (x, y) lies at x − lean × (y − middle) in the leaning band (before the padding).
+    const offset = -lean * (y - middle) - shift;
+    for (let x = 0; x < w; x++) {
+      const sx = x + offset;
+      const x0 = Math.floor(sx);
+      if (x0 < 0 || x0 + 1 >= width) continue;
+      const f = sx - x0;
+      out[y * w + x] = Math.round(data[y * width + x0] * (1 - f) + data[y * width + x0 + 1] * f);
+    }
+  }
+  return { data: out, width: w, height };
 }
 
 /** A band's pixels as a binary PGM file: what the OCR is given, with no PNG to encode or decode. */

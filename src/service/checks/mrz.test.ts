@@ -210,6 +210,28 @@ describe('glyph reader (before the OCR)', () => {
     expect(band.byGlyphs).toMatchObject({ found: true, valid: true, lines: ocrBZone });
   });
 
+  it('stands leaning glyphs upright (a page photographed from one side, or sheared)', async () => {
+    for (const matrix of [
+      [
+        [1, 0.2],
+        [0, 1],
+      ],
+      [
+        [1, -0.18],
+        [0, 1],
+      ],
+      [
+        [1, 0.25],
+        [0.05, 1],
+      ],
+    ] as [[number, number], [number, number]][]) {
+      const file = join(dir, `leaning-${matrix[0][1]}.jpg`);
+      await sharp(ocrBPage).affine(matrix, { background: '#555555' }).jpeg({ quality: 85 }).toFile(file);
+      const [band] = await bands(file);
+      expect(band.byGlyphs, String(matrix)).toMatchObject({ found: true, valid: true, lines: ocrBZone });
+    }
+  });
+
   it("reads the samples' zones as the OCR reads them", async () => {
     for (const file of ['gb-passport.jpg', 'ar-passport.jpg', 'document-country-mismatch.jpg']) {
       const [band] = await bands(sample(file).path);
