@@ -1,6 +1,6 @@
 import { documentSides } from './document-sides';
 import type { DocumentType } from './flow';
-import { isVisaZone, mrzCheckDigitsHold } from './mrz-fields';
+import { correctMrz, isVisaZone, mrzCheckDigitsHeld, mrzCheckDigitsHold } from './mrz-fields';
 
 /**
  * What a document says about itself (its machine-readable zone or the Argentine DNI barcode) and
@@ -97,6 +97,22 @@ export function mrzLines(text: string): string[] {
   const length = format(longest(candidates)) ?? format(longest(candidates.filter((l) => /\d/.test(tail(l)))));
   if (!length || !candidates.every((l) => fits(l, length))) return candidates;
   const lines = candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
+  // A data line read too long holds a character too many at either end (a mark or an edge beside
+  // the zone read as `L` or `1`): the window whose check digits hold best is the line.
+  candidates.forEach((l, i) => {
+    if (l.length <= length || !/\d/.test(tail(l))) return;
+    const score = (line: string) => {
+      const tried = lines.map((x, j) => (j === i ? line : x));
+      return mrzCheckDigitsHeld(correctMrz(tried)).held;
+    };
+    let best = { line: lines[i], held: score(lines[i]) };
+    for (let from = 1; from <= l.length - length; from++) {
+      const line = l.slice(from, from + length);
+      const held = score(line);
+      if (held > best.held) best = { line, held };
+    }
+    lines[i] = best.line;
+  });
   // The name line: TD3's and TD2's first (after the 5 characters of code and state), TD1's third.
   const name = length === 30 ? 2 : 0;
   if (lines[name]) lines[name] = nameFiller(lines[name], length === 30 ? 0 : 5);

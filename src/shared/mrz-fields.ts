@@ -115,16 +115,24 @@ const mrzChecksOf = (lines: readonly string[]): CheckDigit[] =>
   isVisaZone(lines) ? CHECKS[lines[0].length].slice(0, 3) : (CHECKS[lines[0].length] ?? []);
 
 /**
- * Whether every check digit of a zone holds (a check digit `<` over an all-filler field, as
- * optional data left empty, holds too).
+ * How many check digits of a zone hold (a check digit `<` over an all-filler field, as optional
+ * data left empty, holds too), and of how many; none of none for lines of no ICAO format.
  */
-export function mrzCheckDigitsHold(lines: readonly string[]): boolean {
-  if (!mrzFieldsOf(lines)) return false;
-  return mrzChecksOf(lines).every(({ digit: [dl, dk], spans }) => {
+export function mrzCheckDigitsHeld(lines: readonly string[]): { held: number; of: number } {
+  if (!mrzFieldsOf(lines) || lines.some((l) => l.length !== lines[0].length)) return { held: 0, of: 0 };
+  const checks = mrzChecksOf(lines);
+  const held = checks.filter(({ digit: [dl, dk], spans }) => {
     const text = spans.map(([l, from, to]) => lines[l].slice(from, to)).join('');
     const d = lines[dl][dk];
     return d === '<' ? /^<*$/.test(text) : String(checkDigit(text)) === d;
-  });
+  }).length;
+  return { held, of: checks.length };
+}
+
+/** Whether every check digit of a zone holds. */
+export function mrzCheckDigitsHold(lines: readonly string[]): boolean {
+  const { held, of } = mrzCheckDigitsHeld(lines);
+  return of > 0 && held === of;
 }
 
 /** ICAO 9303's check digit of a string: weights 7, 3, 1 over the characters' values, mod 10. */

@@ -53,6 +53,11 @@ describe('MRZ lines and parsing', () => {
     const long = `${l1.replace(/<<<<<<<<$/, '')}<<<<LL<<<LL<L<`;
     expect(long.length).toBeGreaterThan(46);
     expect(mrzLines(`${long}\n${l2}`)).toEqual([l1, l2]);
+    // A data line read a character too long, at its start or its end: the window whose check
+    // digits hold.
+    expect(mrzLines(`${l1}\nL${l2}`)).toEqual([l1, l2]);
+    expect(mrzLines(`${l1}\n1${l2}K`)).toEqual([l1, l2]);
+    expect(mrzLines(`${l1}\n${l2}1`)).toEqual([l1, l2]);
     // A data line with no filler (a visa's full optional data) beside a name line with some; text
     // lines of capitals and digits alone are no zone.
     const full = `${l2.slice(0, 28)}LONDON0AMS803085`;
