@@ -1,11 +1,18 @@
-import { pdfjs, readPdfHere } from './pdf';
+import { LIGHT_DECODE_LIMITS, pdfjs, readPdfHere, type PdfReading } from './pdf';
 
 // A PDF reading process: reads one PDF at a time for pdf-reader.ts, away from the service.
 export interface PdfJob {
   path: string;
   password?: string;
   textPages: number;
+  /** Characters of text one page may hold. */
+  pageTextChars: number;
+  /** Read on the light reader: past its decode bounds the answer is `heavy` (read it elsewhere). */
+  light: boolean;
 }
+
+/** A reading, or (on the light reader) that the file is past the light bounds. */
+export type PdfWorkerAnswer = PdfReading | { ok: false; reason: 'heavy' };
 
 // Named apart, as pdf.js ships no types for it.
 const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
@@ -21,7 +28,7 @@ void pdfjs()
   .finally(() => process.send!({ ready: true }));
 
 process.on('message', (job: PdfJob) => {
-  readPdfHere(job.path, job).then(
+  readPdfHere(job.path, { ...job, light: job.light ? LIGHT_DECODE_LIMITS : undefined }).then(
     (reading) => process.send!(reading),
     () => process.send!({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }),
   );

@@ -84,7 +84,8 @@ describe('PDF readers under heavy files', () => {
       expect(answer.status).toBe(201);
       expect((answer.body as Answer).map((input) => input.error?.code)).toEqual([
         'documentPhoto.unexpectedData',
-        'bankDocument.statementNotSupported',
+        // Refused too, after the income proof before it.
+        'documentPhoto.FirstInputNotProcessed',
       ]);
     }
   }, 180_000);
