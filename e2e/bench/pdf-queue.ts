@@ -42,7 +42,9 @@ const service = startNode(
 );
 try {
   await waitForHttp(`${url}/health`, service);
-  const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString('base64');
+  const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString(
+    'base64',
+  );
   const oauth = await fetch(`${url}/oauth`, {
     method: 'POST',
     headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -72,7 +74,10 @@ try {
       body: sendInputForm(inputs, files),
     });
     const answer = (await response.json()) as { result: boolean; error?: { code: string } }[];
-    return { ms: performance.now() - started, codes: answer.map((a) => (a.result ? 'accepted' : a.error?.code)) };
+    return {
+      ms: performance.now() - started,
+      codes: answer.map((a) => (a.result ? 'accepted' : a.error?.code)),
+    };
   };
   const valid = readFileSync(samplePath('bank-statement.pdf'));
   const validFiles = [{ field: 'bank-document', name: 'statement.pdf', bytes: valid }];

@@ -89,7 +89,7 @@ export interface ServiceConfig {
 /** A whole number ≥ 1 (0 would read nothing, or nothing in time). */
 const countSetting = (fallback: number, about: About) =>
   setting({ default: String(fallback), ...about }, (raw) => {
-    if (raw === undefined || raw.trim() === '') return fallback;
+    if (raw === undefined || raw === '') return fallback;
     const value = readNumber(raw, 'a whole number ≥ 1', true);
     if (value < 1) throw new Error(`expected a whole number ≥ 1, got ${JSON.stringify(raw)}`);
     return value;

@@ -35,7 +35,11 @@ export interface PdfReadingLimits {
   /** Characters of text one page may hold; a page with more is not a statement or document. */
   pageTextChars: number;
 }
-export const DEFAULT_PDF_LIMITS: PdfReadingLimits = { timeLimitMs: 15_000, textPages: 20, pageTextChars: 50_000 };
+export const DEFAULT_PDF_LIMITS: PdfReadingLimits = {
+  timeLimitMs: 15_000,
+  textPages: 20,
+  pageTextChars: 50_000,
+};
 let limits = DEFAULT_PDF_LIMITS;
 /** Sets the bounds of the readings to come (the service does at start, from its settings). */
 export function configurePdfReading(next: PdfReadingLimits) {
@@ -186,7 +190,9 @@ function read(worker: Reader, task: Task, onLight: boolean) {
       // The time a reading takes depends on the machine's load as much as on the file: past it the
       // file is not refused but left unchecked, which sends the verification to a review.
       finish(
-        onLight ? 'tooSlowForLight' : { ok: false, reason: 'notChecked', message: 'the PDF takes too long to read' },
+        onLight
+          ? 'tooSlowForLight'
+          : { ok: false, reason: 'notChecked', message: 'the PDF takes too long to read' },
         false,
       ),
     timeLimitMs,
@@ -220,7 +226,11 @@ export async function readPdf(
   return new Promise((resolve) => {
     const task: Task = {
       owner,
-      job: { path, ...(password !== undefined ? { password } : {}), textPages: Math.min(textPages, limits.textPages) },
+      job: {
+        path,
+        ...(password !== undefined ? { password } : {}),
+        textPages: Math.min(textPages, limits.textPages),
+      },
       timeLimitMs,
       light: size <= LIGHT_FILE_BYTES,
       resolve,

@@ -155,7 +155,8 @@ async function pageItems(page: Awaited<ReturnType<PdfDocument['getPage']>>, maxC
       const text = item as { str?: unknown; transform?: number[] };
       if (typeof text.str !== 'string' || !text.transform) continue;
       chars += text.str.length;
-      if (text.str.trim().length > 0) items.push({ str: text.str, x: text.transform[4], y: text.transform[5] });
+      if (text.str.trim().length > 0)
+        items.push({ str: text.str, x: text.transform[4], y: text.transform[5] });
     }
     if (chars > maxChars) {
       const tooMuch = new TooMuchText(`a page of the PDF holds more than ${maxChars} characters of text`);
@@ -237,7 +238,8 @@ export async function readPdfHere(
   const opened = await openPdf(path, options.password, options.light);
   if (!opened.ok) return opened;
   try {
-    const lines = options.textPages > 0 ? await pdfLines(opened.doc, options.textPages, options.pageTextChars) : [];
+    const lines =
+      options.textPages > 0 ? await pdfLines(opened.doc, options.textPages, options.pageTextChars) : [];
     return { ok: true, info: opened.info, lines };
   } catch (error) {
     if (error instanceof TooMuchText) return { ok: false, reason: 'corrupt', message: error.message };

@@ -255,7 +255,9 @@ export async function sendInput(
           ? frontHere.then((front) => (front.code ? undefined : front.facts))
           : Promise.resolve(accepted(otherKey));
         const outcome = otherSide
-          .then((other) => withTimeout(runCheck(v.id, plan, d, file, other, challenge, ctx.config.demoScenarios)))
+          .then((other) =>
+            withTimeout(runCheck(v.id, plan, d, file, other, challenge, ctx.config.demoScenarios)),
+          )
           .catch((error: unknown): CheckOutcome => {
             request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
             return { code: systemCodeOf[d.inputType], message: 'the file could not be processed', facts: {} };
