@@ -82,6 +82,8 @@ try {
   const valid = readFileSync(samplePath('bank-statement.pdf'));
   const validFiles = [{ field: 'bank-document', name: 'statement.pdf', bytes: valid }];
   // pdf.js warm in a reader, as after the first statement of the day.
+  await send([statement('statement.pdf')], validFiles);
+  await sleep(1000);
   const alone = await send([statement('statement.pdf')], validFiles);
   await sleep(1000);
   const heavy = await heavyTextPdf();

@@ -181,7 +181,11 @@ function read(worker: Reader, task: Task, onLight: boolean) {
     worker.removeAllListeners('error');
     worker.off('exit', onExit);
     if (keep && worker.exitCode === null && residentMb(worker.pid) < KEEP_BELOW_MB) park(worker);
-    else worker.kill('SIGKILL');
+    else {
+      worker.kill('SIGKILL');
+      // A process loads pdf.js for seconds: one is started now rather than when the next file comes.
+      if (idle.length === 0 && all.size <= READERS) park(track(startWorker()));
+    }
     done(task, onLight, answer);
   };
   const timeLimitMs = onLight ? Math.max(1, Math.floor(task.timeLimitMs / 4)) : task.timeLimitMs;
