@@ -51,8 +51,14 @@ export function configurePdfReading(next: PdfReadingLimits) {
  * idle, ~290 MB after its first file, measured on the samples).
  */
 export const PDF_PROCESS_MEMORY_MB = 512;
-/** A process that ends a reading above this is not kept for the next one. */
+/**
+ * A process that ends a reading above this, and that grew by more than KEEP_GROWTH_MB since it
+ * was ready, is not kept for the next one. The growth counts too because a process's own start
+ * differs: one compiling the sources through tsx (tests, `npm run service`) is ready at ~400 MB,
+ * and ending it after every reading would make each reading wait seconds for a new one.
+ */
 const KEEP_BELOW_MB = 384;
+const KEEP_GROWTH_MB = 96;
 const WATCH_EVERY_MS = 10;
 const HEAP_MB = 192;
 
@@ -74,13 +80,15 @@ export function residentMb(pid: number | undefined): number {
 }
 
 /** A reading process and whether it has loaded pdf.js. */
-type Reader = ChildProcess & { ready?: Promise<boolean> };
+type Reader = ChildProcess & { ready?: Promise<boolean>; readyMb?: number };
 /** Time a new process may take to load pdf.js (much longer than a reading on a busy machine). */
 const START_LIMIT_MS = 120_000;
 
 function startWorker(): Reader {
   const worker: Reader = fork(entry, [], {
-    execArgv: [...loader, `--max-old-space-size=${HEAP_MB}`],
+    // --expose-gc: the process collects after each reading, so that its resident memory, by which
+    // it is kept or ended, is what it holds rather than garbage not yet collected.
+    execArgv: [...loader, `--max-old-space-size=${HEAP_MB}`, '--expose-gc'],
     // Dates in the PDF facts survive the trip.
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
@@ -89,7 +97,10 @@ function startWorker(): Reader {
   worker.ready = new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), START_LIMIT_MS);
     timer.unref();
-    worker.once('message', () => resolve(true));
+    worker.once('message', () => {
+      worker.readyMb = residentMb(worker.pid);
+      resolve(true);
+    });
     worker.once('exit', () => resolve(false));
   });
   return worker;
@@ -180,7 +191,9 @@ function read(worker: Reader, task: Task, onLight: boolean) {
     worker.removeAllListeners('message');
     worker.removeAllListeners('error');
     worker.off('exit', onExit);
-    if (keep && worker.exitCode === null && residentMb(worker.pid) < KEEP_BELOW_MB) park(worker);
+    const mb = residentMb(worker.pid);
+    const grown = mb >= KEEP_BELOW_MB && mb - (worker.readyMb ?? 0) > KEEP_GROWTH_MB;
+    if (keep && worker.exitCode === null && !grown) park(worker);
     else {
       worker.kill('SIGKILL');
       // A process loads pdf.js for seconds: one is started now rather than when the next file comes.

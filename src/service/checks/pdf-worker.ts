@@ -27,11 +27,17 @@ void pdfjs()
   // The reading's time limit starts at this message, not while pdf.js loads on a busy machine.
   .finally(() => process.send!({ ready: true }));
 
+const collect = (globalThis as { gc?: () => void }).gc;
+
 process.on('message', (job: PdfJob) => {
-  readPdfHere(job.path, { ...job, light: job.light ? LIGHT_DECODE_LIMITS : undefined }).then(
-    (reading) => process.send!(reading),
-    () => process.send!({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }),
-  );
+  readPdfHere(job.path, { ...job, light: job.light ? LIGHT_DECODE_LIMITS : undefined })
+    .catch((): PdfReading => ({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }))
+    .then((reading) => {
+      // The reading's garbage collected before the answer: pdf-reader.ts keeps or ends this process
+      // by its resident memory, which should not count what is already free.
+      collect?.();
+      process.send!(reading);
+    });
 });
 // The service gone (its channel closed): nothing left to read for.
 process.on('disconnect', () => process.exit(0));
