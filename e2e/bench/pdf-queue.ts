@@ -108,6 +108,9 @@ try {
   clearInterval(sampler);
   await sleep(10_000);
   const after = sum();
+  // A second idle reading process is ended after 20 s idle (pdf-reader.ts).
+  await sleep(20_000);
+  const later = sum();
   console.log(`heavy PDF: ${(heavy.length / 1024 / 1024).toFixed(2)} MB, 4 pages of 60 MB Flate text`);
   console.log(`valid statement alone (warm): ${alone.ms.toFixed(0)} ms, ${alone.codes.join(', ')}`);
   console.log(
@@ -116,7 +119,7 @@ try {
   for (const [i, answer] of heavyAnswers.entries())
     console.log(`heavy verification A${i + 1}: ${answer.ms.toFixed(0)} ms, ${answer.codes.join(', ')}`);
   console.log(
-    `RSS, service + PDF readers: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, 10 s after ${after.toFixed(0)} MB; one reader's peak ${readerPeak.toFixed(0)} MB`,
+    `RSS, service + PDF readers: idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, 10 s after ${after.toFixed(0)} MB, 30 s after ${later.toFixed(0)} MB; one reader's peak ${readerPeak.toFixed(0)} MB`,
   );
 } finally {
   await stopNode(service);

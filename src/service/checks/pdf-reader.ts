@@ -80,7 +80,9 @@ export function residentMb(pid: number | undefined): number {
 }
 
 /** A reading process and whether it has loaded pdf.js. */
-type Reader = ChildProcess & { ready?: Promise<boolean>; readyMb?: number };
+type Reader = ChildProcess & { ready?: Promise<boolean>; readyMb?: number; idleTimer?: NodeJS.Timeout };
+/** A second idle process is ended after this long idle (the first one stays, ready). */
+const SPARE_IDLE_MS = 20_000;
 /** Time a new process may take to load pdf.js (much longer than a reading on a busy machine). */
 const START_LIMIT_MS = 120_000;
 
@@ -124,6 +126,22 @@ function park(worker: Reader) {
   worker.unref();
   (worker as unknown as { channel?: { unref(): void } }).channel?.unref();
   idle.push(worker);
+  // One process stays ready; another one idle this long is ended, so its memory goes back.
+  clearTimeout(worker.idleTimer);
+  worker.idleTimer = setTimeout(() => {
+    if (idle.includes(worker) && idle.length > 1) {
+      idle.splice(idle.indexOf(worker), 1);
+      worker.kill('SIGKILL');
+    }
+  }, SPARE_IDLE_MS);
+  worker.idleTimer.unref();
+}
+
+/** An idle process kept for the next reading, its idle timer stopped. */
+function unpark(): Reader | undefined {
+  const worker = idle.pop();
+  if (worker) clearTimeout(worker.idleTimer);
+  return worker;
 }
 
 interface Task {
@@ -157,7 +175,7 @@ function dispatch() {
 }
 
 function run(task: Task, onLight: boolean) {
-  const worker = idle.pop() ?? track(startWorker());
+  const worker = unpark() ?? track(startWorker());
   worker.ref();
   (worker as unknown as { channel?: { ref(): void } }).channel?.ref();
   void worker.ready!.then((ready) => {
