@@ -69,6 +69,20 @@ describe('numeric settings are parsed strictly (issue 21)', () => {
     expect(loadConfig({ RETENTION_DAYS: '30', RETENTION_EXPIRED_DAYS: '0' }).retentionExpiredDays).toBe(30);
     expect(loadConfig({}).retentionExpiredDays).toBe(7);
   });
+
+  it('bounds PDF readings with the PDF_* settings, at least 1 each', () => {
+    expect(loadConfig({}).pdfReading).toEqual({ timeLimitMs: 15_000, textPages: 20, pageTextChars: 50_000 });
+    expect(
+      loadConfig({ PDF_READ_TIMEOUT_MS: '5000', PDF_TEXT_PAGES: '3', PDF_PAGE_TEXT_CHARS: '20000' })
+        .pdfReading,
+    ).toEqual({ timeLimitMs: 5000, textPages: 3, pageTextChars: 20_000 });
+    for (const name of ['PDF_READ_TIMEOUT_MS', 'PDF_TEXT_PAGES', 'PDF_PAGE_TEXT_CHARS']) {
+      for (const value of ['0x10', ' ', '1.5', '0'])
+        expect(() => loadConfig({ [name]: value })).toThrow(
+          `Invalid setting ${name}: expected a whole number ≥ 1, got ${JSON.stringify(value)}`,
+        );
+    }
+  });
 });
 
 describe('settings refused at start', () => {

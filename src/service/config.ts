@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
 import { devDefaults } from '@/server-shared/dev-defaults';
 import {
+  type About,
   decimalListSetting,
   decimalSetting,
   isAddressOrRange,
@@ -17,6 +18,7 @@ import {
   urlSetting,
   wholeSetting,
 } from '@/server-shared/settings';
+import { DEFAULT_PDF_LIMITS, type PdfReadingLimits } from './checks/pdf-reader';
 
 /** What the embedded service runs on: its settings (`serviceSettings`) read once from the environment. */
 export interface ServiceConfig {
@@ -80,7 +82,18 @@ export interface ServiceConfig {
   logLevel: string;
   /** A system FFmpeg for video frames; null = the wasm build (the checks read FFMPEG_PATH themselves). */
   ffmpegPath: string | null;
+  /** Bounds of one PDF reading (checks/pdf-reader.ts). */
+  pdfReading: PdfReadingLimits;
 }
+
+/** A whole number ≥ 1 (0 would read nothing, or nothing in time). */
+const countSetting = (fallback: number, about: About) =>
+  setting({ default: String(fallback), ...about }, (raw) => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = readNumber(raw, 'a whole number ≥ 1', true);
+    if (value < 1) throw new Error(`expected a whole number ≥ 1, got ${JSON.stringify(raw)}`);
+    return value;
+  });
 
 /** An origin (`http://10.0.0.5:8080`) or an address or `address/bits` (storage/outbound-url.ts). */
 const outboundEntry = (entry: string) =>
@@ -163,6 +176,19 @@ export const serviceSettings = z
       group: 'service',
       default: 'unset (FFmpeg from npm, wasm)',
       description: 'a system FFmpeg for the frames of liveness videos (see below)',
+    }),
+    PDF_READ_TIMEOUT_MS: countSetting(DEFAULT_PDF_LIMITS.timeLimitMs, {
+      group: 'tuning',
+      description:
+        'time one PDF reading may take; past it the input is accepted unread, for a review (see below)',
+    }),
+    PDF_TEXT_PAGES: countSetting(DEFAULT_PDF_LIMITS.textPages, {
+      group: 'tuning',
+      description: "pages of a statement whose text is read (a custom document's: 5 at most)",
+    }),
+    PDF_PAGE_TEXT_CHARS: countSetting(DEFAULT_PDF_LIMITS.pageTextChars, {
+      group: 'tuning',
+      description: 'characters of text a PDF page may hold; a page with more is refused',
     }),
     WEBHOOK_TIMEOUT_MS: wholeSetting(10_000, {
       group: 'tuning',
@@ -254,5 +280,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboundAllowed: [...(webhookUrl ? [new URL(webhookUrl).origin] : []), ...s.OUTBOUND_ALLOWED],
     logLevel: s.LOG_LEVEL,
     ffmpegPath: s.FFMPEG_PATH,
+    pdfReading: {
+      timeLimitMs: s.PDF_READ_TIMEOUT_MS,
+      textPages: s.PDF_TEXT_PAGES,
+      pageTextChars: s.PDF_PAGE_TEXT_CHARS,
+    },
   };
 }

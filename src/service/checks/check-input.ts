@@ -52,12 +52,16 @@ export interface MarkerOption {
 export interface CustomDocumentContext extends MarkerOption {
   page: 'front' | 'back' | 'multi';
   multiPageAllowed: boolean;
+  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
+  verification?: string;
 }
 
 export interface BankStatementContext extends MarkerOption {
   password?: string;
   country: string;
   institutionId: string;
+  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
+  verification?: string;
 }
 
 /** Marker codes each input accepts; request-level codes (file names, order) never come from a file. */
@@ -474,10 +478,21 @@ function beyondVideoLimits(container: { durationSeconds?: number; width?: number
   return null;
 }
 
+/**
+ * A PDF that could not be read (out of time, no reader) is neither refused (nothing is known
+ * against it) nor passed: it is accepted with `notChecked.pdf`, and processing reports the step it
+ * feeds as not checked, so the verification ends in `reviewNeeded`.
+ */
+function notCheckedPdf(reason: string, facts: InputFacts): CheckOutcome {
+  facts.notChecked = { ...facts.notChecked, pdf: reason };
+  return pass(facts);
+}
+
 export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
     if (file.format === 'pdf') {
-      const opened = await readPdf(file.path, { textPages: 5 });
+      const opened = await readPdf(file.path, { textPages: 5, owner: ctx.verification });
+      if (!opened.ok && opened.reason === 'notChecked') return notCheckedPdf(opened.message, facts);
       if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
       const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts, ctx.markers);
       if (marked) return marked;
@@ -512,7 +527,12 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       if (scenario) return markerOutcome(scenario, facts);
       return fail('bankDocument.statementNotSupported', 'only PDF statements with text can be read', facts);
     }
-    const opened = await readPdf(file.path, { password: ctx.password, textPages: MAX_TEXT_PAGES });
+    const opened = await readPdf(file.path, {
+      password: ctx.password,
+      textPages: MAX_TEXT_PAGES,
+      owner: ctx.verification,
+    });
+    if (!opened.ok && opened.reason === 'notChecked') return notCheckedPdf(opened.message, facts);
     if (!opened.ok) {
       if (opened.reason === 'needPassword' && !ctx.password) {
         return fail(
