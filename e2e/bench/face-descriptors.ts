@@ -425,7 +425,13 @@ const scorings: [string, Model, Score][] = [
   ...models.map((m): [string, Model, Score] => [m, m, descriptorSimilarity]),
 ];
 const euclidean: Score = (a, b) => -Math.hypot(...a.map((v, k) => v - b[k]));
-for (const model of ['resnet', 'resnetMirrored', 'resnetScales', 'resnetScalesMirrored'] as const)
+for (const model of [
+  'resnet',
+  'resnetMirrored',
+  'resnetTurns',
+  'resnetScales',
+  'resnetScalesMirrored',
+] as const)
   if (models.includes(model)) scorings.push([`${model}Euclidean`, model, euclidean]);
 if (cohortMean)
   scorings.push(['resnetCohortCentred', 'resnet', (a, b) => descriptorSimilarity(centred(a), centred(b))]);
