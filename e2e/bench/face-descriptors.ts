@@ -34,7 +34,7 @@ import {
   recognitionDescriptor,
   recognitionModelFiles,
 } from '@/service/checks/face-recognition';
-import { descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
+import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
 import { loadEvalSet, type EvalEntry } from './lib/eval-set';
 import { equalError, spread, thresholdForFar } from './lib/match-rates';
 import { percentile } from './lib/percentile';
@@ -422,9 +422,10 @@ const centred = (d: number[]) => d.map((v, k) => v - (cohortMean?.[k] ?? 0));
 // higher is more alike) and the cosine after subtracting the drawn-face cohort mean.
 type Score = (a: number[], b: number[]) => number;
 const scorings: [string, Model, Score][] = [
-  ...models.map((m): [string, Model, Score] => [m, m, descriptorSimilarity]),
+  ...models.map((m): [string, Model, Score] => [m, m, descriptorCosine]),
 ];
-const euclidean: Score = (a, b) => -Math.hypot(...a.map((v, k) => v - b[k]));
+// The product's similarity (1 − d²/2, face-rules.ts): the same order as the negated distance.
+const euclidean: Score = descriptorSimilarity;
 for (const model of [
   'resnet',
   'resnetMirrored',
@@ -434,7 +435,7 @@ for (const model of [
 ] as const)
   if (models.includes(model)) scorings.push([`${model}Euclidean`, model, euclidean]);
 if (cohortMean)
-  scorings.push(['resnetCohortCentred', 'resnet', (a, b) => descriptorSimilarity(centred(a), centred(b))]);
+  scorings.push(['resnetCohortCentred', 'resnet', (a, b) => descriptorCosine(centred(a), centred(b))]);
 console.log(
   'variant                      faces | as labelled: EER, FAR≤0.1 % from, FRR | corrected: EER, from, FRR | half A: EER, FRR | half B: EER, FRR | CPU p50/p99 ms',
 );
@@ -519,7 +520,7 @@ function halvesOf(model: Model, score: Score) {
     }),
   );
 }
-const baseHalves = halvesOf('resnet', descriptorSimilarity);
+const baseHalves = halvesOf('resnet', descriptorCosine);
 console.log(
   `random people splits (${splits.length}×2 halves, corrected): mean EER, mean FRR at FAR ≤ 0.1 %; halves better/equal/worse than resnet in EER, in FRR`,
 );

@@ -14,7 +14,12 @@ import {
 } from '@/shared/face-rules';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
-import { loadRecognitionNet, recognitionDescriptor, type RecognitionNet } from './face-recognition';
+import {
+  FACE_MATCH_VIEWS,
+  loadRecognitionNet,
+  recognitionDescriptor,
+  type RecognitionNet,
+} from './face-recognition';
 import type { FacePixels } from './image';
 
 /**
@@ -180,7 +185,12 @@ export function detectFacesInPixels(
       // The face match compares the largest face only: the others get no descriptor.
       const [largest] = judgement.faces;
       if (FACE_USE_MODELS[use].descriptor && largest) {
-        const embedding = await recognitionDescriptor(net, tensor as unknown as Tf.Tensor3D, largest.mesh);
+        const embedding = await recognitionDescriptor(
+          net,
+          tensor as unknown as Tf.Tensor3D,
+          largest.mesh,
+          FACE_MATCH_VIEWS,
+        );
         if (embedding) largest.embedding = embedding;
       }
       // Without the iris model the lid landmarks do not tell open from closed: not a measure to record.
