@@ -305,3 +305,36 @@ export function shapeMismatch(aspect: number | undefined, type: string): boolean
   const claimed = claimedShape(type);
   return seen !== null && claimed !== null && seen !== claimed;
 }
+
+/**
+ * What an identity document's side shows of its own, beyond an outline and print (which a
+ * screenshot of text, a spreadsheet or a letter on a table show too): its holder's portrait, its
+ * machine-readable zone, its PDF417 barcode. Each is `null` where it was not looked for.
+ */
+export interface SideFeatures {
+  /** A face of a portrait's size (FACE_MIN_SIDE_SHARE of the photo or of the straightened document). */
+  portrait: boolean | null;
+  /** A machine-readable zone read as one: lines of MRZ form, whether their check digits hold or not. */
+  zone: boolean | null;
+  /** A PDF417 symbol read. */
+  barcode: boolean | null;
+}
+
+/** The identity documents whose front shows a portrait, a zone or a barcode (ICAO 9303, AAMVA). */
+export const IDENTITY_TYPES: readonly string[] = ['passport', 'national-id', 'driving-license'];
+
+/**
+ * Whether a side that the outline took for a document (`framed`, `fullFrame`) is an identity
+ * document's front: a passport's data page, an ID card's or a licence's front shows its holder's
+ * portrait, and some also a zone (passports, TD2 cards) or a barcode (newer Argentine DNIs). A
+ * page of print with none of them — a screenshot, a chat, a spreadsheet, a letter on a table, whose
+ * A4 outline is a passport page's 1.41 — is no document: `no`. `unknown` where a feature that was
+ * not looked for could still decide (the browser, which does not load the face models on a
+ * document step, leaves the word to the service then). Other types (proof of residency: a bill is
+ * a page of print) and backs are judged by the outline alone.
+ */
+export function identityFront(features: SideFeatures): 'yes' | 'no' | 'unknown' {
+  const seen = [features.portrait, features.zone, features.barcode];
+  if (seen.some((f) => f === true)) return 'yes';
+  return seen.every((f) => f === false) ? 'no' : 'unknown';
+}
