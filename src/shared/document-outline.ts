@@ -70,6 +70,20 @@ export function orderCorners(points: Point[]): Point[] {
   return [bySum[0]!, byDiff[0]!, bySum[3]!, byDiff[3]!];
 }
 
+/** Whether a point lies inside a convex quadrilateral (corners in order, either way round). */
+export function insideQuad(point: Point, quad: Point[]): boolean {
+  let sign = 0;
+  for (let i = 0; i < quad.length; i++) {
+    const a = quad[i]!;
+    const b = quad[(i + 1) % quad.length]!;
+    const cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x);
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
+}
+
 /** Width and height of the straightened document: the longer of each pair of opposite edges. */
 export function quadSize(quad: Point[]): { width: number; height: number } {
   const [tl, tr, br, bl] = quad as [Point, Point, Point, Point];
@@ -312,7 +326,11 @@ export function shapeMismatch(aspect: number | undefined, type: string): boolean
  * machine-readable zone, its PDF417 barcode. Each is `null` where it was not looked for.
  */
 export interface SideFeatures {
-  /** A face of a portrait's size (FACE_MIN_SIDE_SHARE of the photo or of the straightened document). */
+  /**
+   * A face of a portrait's size (FACE_MIN_SIDE_SHARE of the photo or of the straightened document)
+   * inside the document: where its outline is found, a face beside it (the person holding a sheet
+   * up to the camera) is no portrait of it.
+   */
   portrait: boolean | null;
   /** A machine-readable zone read as one: lines of MRZ form, whether their check digits hold or not. */
   zone: boolean | null;

@@ -36,7 +36,8 @@ async function lookAt(file: string, readZone: boolean) {
   const outline = inspected.document;
   const started = performance.now();
   let faces = await documentFaces(inspected.faces ?? file, {}).catch(() => undefined);
-  if (faces === 'noFace' && inspected.facesCrop) faces = await documentFaces(inspected.facesCrop, {}).catch(() => undefined);
+  if (faces === 'noFace' && inspected.facesCrop)
+    faces = await documentFaces(inspected.facesCrop, {}).catch(() => undefined);
   const portrait = faces === undefined ? null : faces !== 'noFace';
   let zone = false;
   let whole: Awaited<ReturnType<typeof readMrzBands>> | undefined;
@@ -65,7 +66,8 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   const judge = (file: string, verdict: string, features: Features | undefined) => {
     verdicts[file] = verdict;
     if (features) featuresOf[file] = features;
-    identity[file] = verdict === 'none' || verdict === 'unreadable' || !features ? 'none' : identityFront(features);
+    identity[file] =
+      verdict === 'none' || verdict === 'unreadable' || !features ? 'none' : identityFront(features);
   };
   for (const entry of [...docs, ...faces]) {
     const { width = 0, height = 0 } = await sharp(entry.path).metadata();
@@ -95,7 +97,9 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   }
   await rm(dir, { recursive: true, force: true });
   await closeMrzReader();
-  const missedByOutline = docs.filter((e) => verdicts[e.file] === 'none' || verdicts[e.file] === 'unreadable');
+  const missedByOutline = docs.filter(
+    (e) => verdicts[e.file] === 'none' || verdicts[e.file] === 'unreadable',
+  );
   const missed = docs.filter((e) => identity[e.file] !== 'yes');
   const accepted = faces.filter((e) => identity[e.file] === 'yes');
   const acceptedByOutline = faces.filter((e) => verdicts[e.file] !== 'none');

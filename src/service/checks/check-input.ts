@@ -351,13 +351,15 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (wantsFace) {
       // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
       let ran = true;
-      const looked = async (image: string | FacePixels) =>
-        documentFaces(image, facts).catch((error: unknown) => {
+      const looked = async (image: string | FacePixels, inside?: { x: number; y: number }[]) =>
+        documentFaces(image, facts, inside).catch((error: unknown) => {
           markNotChecked(facts, 'faces', `the portrait could not be looked for: ${whyNotRun(error)}`);
           ran = false;
           return null;
         });
-      faces = await looked(photo.faces ?? file.path);
+      // On the whole photo, the portrait is a face on the found document; then on the document
+      // straightened, where a portrait far in the frame is larger.
+      faces = await looked(photo.faces ?? file.path, photo.document?.quad);
       if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
       const portrait = ran ? faces !== 'noFace' : null;
       // A zone is read on any front: passports and TD2 cards print it there (the OCR runs only on a
