@@ -35,7 +35,7 @@ async function lookAt(file: string, readZone: boolean) {
   if (!inspected.ok) return { inspected, outline: undefined, features: undefined, featureMs: 0 };
   const outline = inspected.document;
   const started = performance.now();
-  let faces = await documentFaces(inspected.faces ?? file, {}).catch(() => undefined);
+  let faces = await documentFaces(inspected.faces ?? file, {}, outline?.quad).catch(() => undefined);
   if (faces === 'noFace' && inspected.facesCrop)
     faces = await documentFaces(inspected.facesCrop, {}).catch(() => undefined);
   const portrait = faces === undefined ? null : faces !== 'noFace';
