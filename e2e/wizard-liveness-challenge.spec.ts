@@ -6,6 +6,7 @@ import { writeChallengeCamera } from './fixtures/camera/make-challenge-camera';
 import { freePort } from './fixtures/free-port';
 import { ConsolePage } from './fixtures/console-page';
 import { WizardPage } from './fixtures/wizard-page';
+import { testSettings } from './fixtures/test-settings';
 
 // The active liveness challenge, end to end: the product with its extensions on (the shared
 // end-to-end product runs with the hosted API's surface, which sets no challenge), a fake camera
@@ -13,7 +14,7 @@ import { WizardPage } from './fixtures/wizard-page';
 // and one that only looks at the camera (fixtures/camera/face.mjpeg). The service reads the clip's
 // frames with FFmpeg from npm (wasm; no system FFmpeg), as after `npm install && npm start`.
 
-const dir = `test-results/liveness-challenge-${process.env.E2E_PORT ?? 18080}`;
+const dir = `test-results/liveness-challenge-${testSettings.E2E_PORT}`;
 let product: ChildProcess | undefined;
 let baseURL = '';
 
@@ -48,7 +49,7 @@ test.afterAll(() => {
 
 const launch = (camera: string): Promise<Browser> =>
   chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: testSettings.CHROMIUM_PATH,
     args: [...chromiumArgs, `--use-file-for-fake-video-capture=${camera}`],
   });
 

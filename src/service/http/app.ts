@@ -82,7 +82,6 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   installErrorHandler(app, media);
   app.server.headersTimeout = config.headersTimeoutMs;
   guardOpenRoutes(app, {
-    isOpen: (url) => url === '/oauth' || url === '/health',
     bodyTimeoutMs: config.openBodyTimeoutMs,
     maxConcurrent: config.openMaxConcurrent,
     busy: () =>
