@@ -332,10 +332,21 @@ export interface SideFeatures {
    * up to the camera) is no portrait of it.
    */
   portrait: boolean | null;
-  /** A machine-readable zone read as one: lines of MRZ form, whether their check digits hold or not. */
+  /** A machine-readable zone read as one (`zoneShaped`), whether its check digits hold or not. */
   zone: boolean | null;
   /** A PDF417 symbol read. */
   barcode: boolean | null;
+}
+
+/**
+ * Whether lines read from a band are a machine-readable zone's, check digits aside: two or three
+ * lines of one ICAO 9303 format (TD1 3×30, TD2 and MRV-B 2×36, TD3 and MRV-A 2×44). The OCR forced
+ * onto the zone's alphabet reads a band of prose as lines too, of any length.
+ */
+export function zoneShaped(lines: readonly string[]): boolean {
+  const length = lines[0]?.length;
+  if (!lines.every((line) => line.length === length)) return false;
+  return lines.length === 3 ? length === 30 : lines.length === 2 && (length === 36 || length === 44);
 }
 
 /** The identity documents whose front shows a portrait, a zone or a barcode (ICAO 9303, AAMVA). */

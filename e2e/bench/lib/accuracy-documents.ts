@@ -13,7 +13,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { identityFront } from '@/shared/document-outline';
+import { identityFront, zoneShaped } from '@/shared/document-outline';
+import type { MrzRead } from '@/shared/document-reading';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { openCvReady } from '@/service/checks/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
@@ -43,8 +44,9 @@ async function lookAt(file: string, readZone: boolean) {
   let whole: Awaited<ReturnType<typeof readMrzBands>> | undefined;
   if (readZone || !portrait) {
     whole = await readMrzBands(inspected.mrzBands ?? []);
-    zone = whole.found;
-    if (!zone && inspected.mrzCropBands?.length) zone = (await readMrzBands(inspected.mrzCropBands)).found;
+    const shaped = (read: MrzRead) => read.found && zoneShaped(read.lines);
+    zone = shaped(whole);
+    if (!zone && inspected.mrzCropBands?.length) zone = shaped(await readMrzBands(inspected.mrzCropBands));
   }
   const features: Features = { portrait, zone, barcode: inspected.pdf417?.found ?? false };
   return { inspected, outline, features, whole, featureMs: performance.now() - started };

@@ -8,7 +8,7 @@ import {
   readsMrz,
   type MrzRead,
 } from '@/shared/document-reading';
-import { identityFront, shapeMismatch } from '@/shared/document-outline';
+import { identityFront, shapeMismatch, zoneShaped } from '@/shared/document-outline';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -337,12 +337,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const readZone = async () => {
       if (zoneRead) return zoneRead;
       let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
-      let seen = mrz.found;
+      const shaped = (read: MrzRead) => read.found && zoneShaped(read.lines);
+      let seen = shaped(mrz);
       // The straightened document's zone stands only where it passes its check digits and the
       // whole photo's does not: the finder never makes a reading worse.
       if (!(mrz.found && mrz.valid) && photo.mrzCropBands?.length) {
         const fromCrop = await readMrzBands(photo.mrzCropBands);
-        seen ||= fromCrop.found;
+        seen ||= shaped(fromCrop);
         if (fromCrop.found && fromCrop.valid) mrz = fromCrop;
       }
       return (zoneRead = { mrz, seen });

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identityFront } from '@/shared/document-outline';
+import { identityFront, zoneShaped } from '@/shared/document-outline';
 import { makeNotDocuments, type NotDocument } from '../../../e2e/fixtures/make-not-documents';
 import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
 import type { StoredFile } from './types';
@@ -78,5 +78,15 @@ describe('what is not a document', () => {
     expect(identityFront({ portrait: null, zone: true, barcode: null })).toBe('yes');
     expect(identityFront({ portrait: false, zone: false, barcode: false })).toBe('no');
     expect(identityFront({ portrait: null, zone: false, barcode: false })).toBe('unknown');
+  });
+
+  it('a zone is two or three lines of one ICAO format; prose the OCR forced into its alphabet is not', () => {
+    const td3 = ['P<GBRSPECIMEN<<ALEX'.padEnd(44, '<'), '1234567897GBR8811307<3209011'.padEnd(44, '<')];
+    expect(zoneShaped(td3)).toBe(true);
+    expect(zoneShaped(['I<ARG'.padEnd(30, '<'), '8'.repeat(30), 'A<<B'.padEnd(30, '<')])).toBe(true);
+    expect(zoneShaped(['ILM8<KLLHAPOLSWLFH2SIH2SSUVIWID', 'FOSEKONMOINGDYPFOJ<EDPO<YAYGJN<CTY8LF80S'])).toBe(
+      false,
+    );
+    expect(zoneShaped(['A'.repeat(36)])).toBe(false);
   });
 });
