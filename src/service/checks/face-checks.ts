@@ -1,3 +1,4 @@
+import { insideQuad, type Point } from '@/shared/document-outline';
 import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
 import {
   headYaw,
@@ -30,13 +31,24 @@ export async function selfieFaces(image: string | FacePixels, facts: InputFacts)
 
 /**
  * A document portrait: noFace when there is none (the largest face is the holder's); a crowd when
- * more faces count than a card shows (its portrait and a ghost image).
+ * more faces count than a card shows (its portrait and a ghost image). With `inside` (the found
+ * document's corners as shares of the image's sides) only the faces whose centre is on the
+ * document count: a face beside it is not its portrait.
  */
 export async function documentFaces(
   image: string | FacePixels,
   facts: InputFacts,
+  inside?: Point[],
 ): Promise<'noFace' | 'crowd' | null> {
-  const judgement = await detectFaces(image, 'count', { crowd: true });
+  const reading = await detectFaces(image, 'count', { crowd: true });
+  const judgement = inside
+    ? {
+        ...reading,
+        faces: reading.faces.filter(({ box: [x, y, w, h] }) =>
+          insideQuad({ x: (x + w / 2) / reading.width, y: (y + h / 2) / reading.height }, inside),
+        ),
+      }
+    : reading;
   record(facts, judgement);
   if (judgement.faces.length === 0) return 'noFace';
   return judgement.faces.length > DOCUMENT_MAX_FACES ? 'crowd' : null;
