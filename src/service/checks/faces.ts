@@ -176,7 +176,7 @@ export function detectFacesInPixels(
     try {
       let judgement = await judge(tensor, width, height);
       if (options.crowd && judgement.faces.length <= 1) {
-        judgement = await withCrowd(judgement, { human, tf, tensor, width, height, use });
+        judgement = await withCrowd(judgement, { human, tf, tensor, values, width, height, use });
       }
       if (use === 'descriptor' && judgement.faces.length === 0) {
         // Only for the face match, and only after nothing was found (a tight crop: see withBorder).
@@ -357,9 +357,18 @@ export async function tileCandidates(
  */
 async function withCrowd(
   judgement: FaceJudgement,
-  at: { human: HumanInstance; tf: TfCore; tensor: Tensor; width: number; height: number; use: FaceUse },
+  at: {
+    human: HumanInstance;
+    tf: TfCore;
+    tensor: Tensor;
+    /** The tensor's int32 RGB values, row by row. */
+    values: Int32Array;
+    width: number;
+    height: number;
+    use: FaceUse;
+  },
 ): Promise<FaceJudgement> {
-  const { human, tensor, width, height, use } = at;
+  const { human, tensor, values, width, height, use } = at;
   const tf = at.tf as unknown as typeof Tf;
   const detector = human.models.models.blazeface as DetectorModel;
   const tileWidth = Math.ceil(width * CROWD_TILE_SHARE);
@@ -395,7 +404,14 @@ async function withCrowd(
     // The detector alone first; the mesh, which drops boxes on a card's text, only runs where the
     // detector saw a face not yet counted: Human's full detect on the tile at full size.
     if (!newFaces({ face: candidates[index] }, left, top).length) continue;
-    const tile = tf.slice(tensor as unknown as Tf.Tensor3D, [top, left, 0], [tileHeight, tileWidth, 3]);
+    // The tile's rows copied from the pixel values: the same int32 tensor as tf.slice gives, in
+    // ~1 ms, where the wasm backend's slice of a 3-d int32 tensor took 18–35 ms.
+    const rows = new Int32Array(tileWidth * tileHeight * 3);
+    for (let y = 0; y < tileHeight; y++) {
+      const from = ((top + y) * width + left) * 3;
+      rows.set(values.subarray(from, from + tileWidth * 3), y * tileWidth * 3);
+    }
+    const tile = tf.tensor3d(rows, [tileHeight, tileWidth, 3], 'int32');
     try {
       const result = await human.detect(tile as unknown as Tensor, faceUseConfig(use));
       if (result.error) continue;
