@@ -64,7 +64,7 @@ export class SqlStore implements BffStore {
     sessionId: string,
     v: { verificationId: string; identity: string; flowId: string; flowName: string | null },
   ) {
-    const d = this.dialect;
+    const now = this.dialect.now();
     const row = await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('session_verifications')
@@ -72,7 +72,7 @@ export class SqlStore implements BffStore {
           session_id: sessionId,
           verification_id: v.verificationId,
           identity: v.identity,
-          created_at: d.now(),
+          created_at: now,
         })
         .onConflict((oc) => oc.doNothing())
         .execute();
@@ -84,8 +84,8 @@ export class SqlStore implements BffStore {
           flow_id: v.flowId,
           flow_name: v.flowName,
           status: 'pending',
-          created_at: d.now(),
-          updated_at: d.now(),
+          created_at: now,
+          updated_at: now,
         })
         .onConflict((oc) =>
           oc.column('id').doUpdateSet((eb) => ({
@@ -348,6 +348,7 @@ export class SqlStore implements BffStore {
 
   async saveVerificationData(id: string, v: VerificationDataUpdate) {
     const d = this.dialect;
+    const now = d.now();
     const data = json(v.data);
     // Status polls fetch the same data again and again: nothing to write then.
     const existing = await this.db
@@ -374,8 +375,8 @@ export class SqlStore implements BffStore {
           flow_id: v.flowId,
           flow_name: v.flowName,
           status: v.status,
-          created_at: d.now(),
-          updated_at: d.now(),
+          created_at: now,
+          updated_at: now,
           data,
         })
         .onConflict((oc) =>
