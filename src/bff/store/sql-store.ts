@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
+import { compiledOnce } from '@/server-shared/compiled-once';
 import { postgresDialect, sqliteDialect, type StoreDialect } from './dialects';
-import { toCreditCheck, toEvent, toHandoff, toReview, toSummary, type BffTables } from './rows';
+import { toCreditCheck, toEvent, toHandoff, toReview, toSummary, type BffTables, type Time } from './rows';
 import type {
   BffStore,
   HandoffGrant,
@@ -32,9 +33,34 @@ const BATCH = 500;
  */
 export class SqlStore implements BffStore {
   private readonly db: Kysely<BffTables>;
+  // The send-input path's queries and the status polls', compiled once (see `compiled-once.ts`).
+  private readonly ownsIdentity;
+  private readonly ownsVerification;
+  private readonly verificationById;
+  /** recordInputResults' statement, by its number of slots. */
+  private readonly inputUpserts = new Map<number, (...values: unknown[]) => Promise<unknown[]>>();
 
   private constructor(private readonly dialect: StoreDialect) {
-    this.db = dialect.db;
+    const db = dialect.db;
+    this.db = db;
+    this.ownsIdentity = compiledOnce<unknown, [string, string]>(db, 2, (sessionId, identity) =>
+      db
+        .selectFrom('session_verifications')
+        .select(sql`1`.as('one'))
+        .where('session_id', '=', sessionId)
+        .where('identity', '=', identity)
+        .limit(1),
+    );
+    this.ownsVerification = compiledOnce<unknown, [string, string]>(db, 2, (sessionId, verificationId) =>
+      db
+        .selectFrom('session_verifications')
+        .select(sql`1`.as('one'))
+        .where('session_id', '=', sessionId)
+        .where('verification_id', '=', verificationId),
+    );
+    this.verificationById = compiledOnce<BffTables['verifications'], [string]>(db, 1, (id) =>
+      db.selectFrom('verifications').selectAll().where('id', '=', id),
+    );
   }
 
   /** One SQLite file, e.g. DATA_DIR/bff.sqlite. */
@@ -56,8 +82,8 @@ export class SqlStore implements BffStore {
     return this.dialect.postgres;
   }
 
-  private verificationRow(id: string) {
-    return this.db.selectFrom('verifications').selectAll().where('id', '=', id).executeTakeFirst();
+  private async verificationRow(id: string) {
+    return (await this.verificationById(id))[0];
   }
 
   async bindVerification(
@@ -100,24 +126,11 @@ export class SqlStore implements BffStore {
   }
 
   async sessionOwnsIdentity(sessionId: string, identity: string) {
-    const row = await this.db
-      .selectFrom('session_verifications')
-      .select(sql`1`.as('one'))
-      .where('session_id', '=', sessionId)
-      .where('identity', '=', identity)
-      .limit(1)
-      .executeTakeFirst();
-    return !!row;
+    return (await this.ownsIdentity(sessionId, identity)).length > 0;
   }
 
   async sessionOwnsVerification(sessionId: string, verificationId: string) {
-    const row = await this.db
-      .selectFrom('session_verifications')
-      .select(sql`1`.as('one'))
-      .where('session_id', '=', sessionId)
-      .where('verification_id', '=', verificationId)
-      .executeTakeFirst();
-    return !!row;
+    return (await this.ownsVerification(sessionId, verificationId)).length > 0;
   }
 
   async createStaffSession(id: string, expiresAt: Date) {
@@ -408,36 +421,57 @@ export class SqlStore implements BffStore {
 
   async recordInputResults(identity: string, results: Omit<InputSlotResult, 'at'>[], at: Date) {
     if (!results.length) return;
-    const row = await this.db
-      .selectFrom('verifications')
-      .select('id')
-      .where('identity', '=', identity)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!row) return;
-    // One row per slot (the last answer wins): an upsert may not touch the same row twice.
-    const bySlot = new Map(results.map((r) => [r.slot, r]));
     const d = this.dialect;
-    await this.db
-      .insertInto('input_results')
-      .values(
-        [...bySlot.values()].map((r) => ({
-          verification_id: row.id,
-          slot: r.slot,
-          accepted: d.bool(r.accepted),
-          code: r.code,
-          at: d.time(at),
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['verification_id', 'slot']).doUpdateSet((eb) => ({
-          accepted: eb.ref('excluded.accepted'),
-          code: eb.ref('excluded.code'),
-          at: eb.ref('excluded.at'),
-        })),
-      )
-      .execute();
+    // One row per slot (the last answer wins): an upsert may not touch the same row twice.
+    const slots = [...new Map(results.map((r) => [r.slot, r])).values()];
+    let upsert = this.inputUpserts.get(slots.length);
+    if (!upsert) {
+      upsert = this.inputUpsert(slots.length);
+      this.inputUpserts.set(slots.length, upsert);
+    }
+    await upsert(identity, d.time(at), ...slots.flatMap((r) => [r.slot, d.bool(r.accepted), r.code]));
+  }
+
+  /**
+   * One statement, on the send-input path: the identity's newest verification is looked up and
+   * every slot upserted together. Values: identity, at, then slot, accepted, code of each slot.
+   */
+  private inputUpsert(count: number) {
+    type Answer = { slot: string; accepted: boolean | number; code: string | null };
+    return compiledOnce<unknown, unknown[]>(this.db, 2 + 3 * count, (identity, at, ...answers) => {
+      // The CAST gives PostgreSQL the type of a parameter in a UNION (SQLite keeps its 0 or 1).
+      const rows = Array.from(
+        { length: count },
+        (_, i) =>
+          sql`SELECT ${answers[3 * i]} AS slot, CAST(${answers[3 * i + 1]} AS BOOLEAN) AS accepted, ${answers[3 * i + 2]} AS code`,
+      );
+      return this.db
+        .insertInto('input_results')
+        .columns(['verification_id', 'slot', 'accepted', 'code', 'at'])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              eb
+                .selectFrom('verifications')
+                .select('id')
+                .where('identity', '=', identity)
+                .orderBy('created_at', 'desc')
+                .limit(1)
+                .as('v'),
+            )
+            .crossJoin(sql<Answer>`(${sql.join(rows, sql` UNION ALL `)})`.as('r'))
+            .select(['v.id', 'r.slot', 'r.accepted', 'r.code', sql<Time>`${at}`.as('at')])
+            // Without it SQLite would read the upsert's ON as a join's.
+            .where(sql<boolean>`true`),
+        )
+        .onConflict((oc) =>
+          oc.columns(['verification_id', 'slot']).doUpdateSet((eb) => ({
+            accepted: eb.ref('excluded.accepted'),
+            code: eb.ref('excluded.code'),
+            at: eb.ref('excluded.at'),
+          })),
+        );
+    });
   }
 
   async inputResultsOf(verificationId: string): Promise<InputSlotResult[]> {
