@@ -1,11 +1,12 @@
 import { defineConfig } from '@playwright/test';
+import { testSettings } from './e2e/fixtures/test-settings';
 
-const port = Number(process.env.E2E_PORT ?? 18080);
+const port = testSettings.E2E_PORT;
 const servicePort = port + 1;
 // `E2E_DATABASE_URL`: the product on PostgreSQL (BFF store and service outbox) instead of SQLite.
-const databaseUrl = process.env.E2E_DATABASE_URL;
+const databaseUrl = testSettings.E2E_DATABASE_URL;
 // `E2E_DIST`: a build another run made already (npm test builds once for both of its runs).
-const prebuilt = process.env.E2E_DIST;
+const prebuilt = testSettings.E2E_DIST;
 /** The SPA built for the run (its servers in `${productDist}-server`). */
 export const productDist = prebuilt ?? `test-results/dist-${port}`;
 const dist = productDist;
@@ -62,14 +63,14 @@ export default defineConfig({
   fullyParallel: false,
   // The tests mostly wait on the product (timers, the service's steps, camera clips), so four
   // browsers at once on two cores; E2E_WORKERS sets another number.
-  workers: Number(process.env.E2E_WORKERS ?? 4),
+  workers: testSettings.E2E_WORKERS,
   // No second tries: a test that fails once is a bug to fix, in the test or the product.
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON ?? 'test-results/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: testSettings.E2E_JSON }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: testSettings.CHROMIUM_PATH, args: chromiumArgs },
     trace: 'retain-on-failure',
   },
   webServer: {

@@ -17,8 +17,9 @@ import { hammingDistance } from '@/shared/image-metrics';
 import { markerOnlyCodes } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { loadSamples, samplesDir } from './fixtures/samples';
+import { testSettings } from './fixtures/test-settings';
 
-const port = Number(process.env.E2E_PORT ?? 18080);
+const port = testSettings.E2E_PORT;
 const MARKER = PHOTO_MARKER;
 
 let server: HarnessServer;
@@ -384,7 +385,7 @@ test('a refused camera and a missing camera are reported as such', async ({ play
     ['missing', '--use-fake-device-for-media-stream'],
   ] as const) {
     const browser = await playwright.chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: testSettings.CHROMIUM_PATH,
       args: chromiumArgs.filter((arg) => arg !== dropped),
     });
     try {

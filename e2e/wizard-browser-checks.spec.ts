@@ -2,12 +2,13 @@ import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
+import { testSettings } from './fixtures/test-settings';
 
 test('files refused in the browser: too small, wrong format, a PDF where a photo goes, too big', async ({
   page,
 }) => {
   // Over 50 MB: a JPEG signature and zeros, written as a sparse file.
-  const dir = `test-results/wizard-files-${process.env.E2E_PORT ?? 18080}`;
+  const dir = `test-results/wizard-files-${testSettings.E2E_PORT}`;
   await mkdir(dir, { recursive: true });
   const huge = `${dir}/huge.jpg`;
   await writeFile(huge, Buffer.from([0xff, 0xd8, 0xff]));

@@ -5,16 +5,17 @@ import { chromiumArgs } from '../playwright.config';
 import { CameraPage } from './fixtures/camera-page';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
+import { testSettings } from './fixtures/test-settings';
 
 const launch = (args: string[]): Promise<Browser> =>
-  chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args });
+  chromium.launch({ executablePath: testSettings.CHROMIUM_PATH, args });
 
 // Chromium's fake camera, fed with a sample document (its default test pattern is too plain to
 // pass the blur check): an MJPEG file of a few identical frames, played in a loop.
 test('global-passport by camera: rear camera for documents, front for the selfie', async ({ baseURL }) => {
   // Three captures by camera, each checked in the browser: slow on a shared machine.
   test.setTimeout(180_000);
-  const dir = `test-results/wizard-camera-${process.env.E2E_PORT ?? 18080}`;
+  const dir = `test-results/wizard-camera-${testSettings.E2E_PORT}`;
   await mkdir(dir, { recursive: true });
   const frame = await sharp(samplePath('gb-passport.jpg'))
     .resize(1280, 960, { fit: 'fill' })

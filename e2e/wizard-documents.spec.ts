@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { makeNotDocuments } from './fixtures/make-not-documents';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
@@ -35,6 +36,42 @@ test.describe('wizard: a face is not a document', () => {
       .filter({ has: page.getByRole('heading', { name: 'Identity document: Front side' }) });
     await expect(front).toContainText('We could not recognise this document.');
     await expect(front).not.toContainText('Found on this device');
+  });
+
+  test('a screenshot of text has print but no portrait: the service refuses it, said in each language', async ({
+    page,
+  }) => {
+    // The browser's outline takes a page of print filling the frame for a scan; the portrait that a
+    // front must show is looked for by the service (the face models are not loaded on this step).
+    const screenshot = (await makeNotDocuments()).find((p) => p.name === 'text-page-phone.png')!;
+    const wizard = new WizardPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.continue(); // the document choice
+    await page
+      .getByLabel('Upload a photo (JPEG or PNG)')
+      .setInputFiles({ name: screenshot.name, mimeType: 'image/png', buffer: screenshot.bytes });
+    await expect(page.getByRole('figure').getByText(screenshot.name, { exact: true })).toBeVisible({
+      timeout: 20_000,
+    });
+    await wizard.continue();
+    await wizard.upload('ar-national-id-back.jpg');
+    await wizard.continue();
+    await wizard.selfie();
+    await wizard.send();
+    await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
+    const front = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Identity document: Front side' }) });
+    await expect(front).toContainText('We could not recognise this document.');
+    await wizard.expectAccessible('a screenshot refused as a document');
+    await page.getByLabel('Language').selectOption('es');
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'No reconocimos este documento.' }),
+    ).toHaveCount(1);
+    await page.getByLabel('Idioma').selectOption('pt');
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'Não reconhecemos este documento.' }),
+    ).toHaveCount(1);
   });
 
   test('a passport on the DNI back step is named for its missing barcode, not as the same side', async ({

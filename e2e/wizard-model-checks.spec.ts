@@ -3,6 +3,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
+import { testSettings } from './fixtures/test-settings';
 
 const ocrBPassport = fileURLToPath(new URL('./fixtures/photos/ocr-b-passport.jpg', import.meta.url));
 
@@ -158,7 +159,7 @@ test('a camera that sees a face: the guide says ready and the selfie passes the 
   // A browser of its own: the fake camera plays the drawn face (e2e/fixtures/camera/README.md).
   const faceCamera = fileURLToPath(new URL('./fixtures/camera/face.mjpeg', import.meta.url));
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: testSettings.CHROMIUM_PATH,
     args: [...chromiumArgs, `--use-file-for-fake-video-capture=${faceCamera}`],
   });
   try {

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { contrastRatio } from '@/server-shared/color-contrast';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
+import { testSettings } from './fixtures/test-settings';
 
 // The wizard as a product: welcome and consent in three languages, history per step, the
 // interrupted and the cancelled upload, photos in other formats, the handoff to a phone and the
@@ -175,7 +176,7 @@ for (const [device, options] of Object.entries(viewports)) {
     });
 
     test('HEIC and WebP photos are converted in the browser', async ({ page }) => {
-      const dir = `test-results/wizard-product-${process.env.E2E_PORT ?? 18080}`;
+      const dir = `test-results/wizard-product-${testSettings.E2E_PORT}`;
       await mkdir(dir, { recursive: true });
       const webp = path.join(dir, 'ar-national-id-front.webp');
       await sharp(samplePath('ar-national-id-front.jpg')).webp({ quality: 90 }).toFile(webp);

@@ -3,11 +3,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { bffSettings } from './bff/config';
+import { serviceSettings } from './service/config';
 import { withAllocatorEnv } from './server-shared/allocator-env';
-import { assertNoDevSecretsInProduction, devDefaults } from './server-shared/dev-defaults';
+import { devDefaults } from './server-shared/dev-defaults';
+import { loadSettingsOrExit, parseSettings } from './server-shared/settings';
 
 const env = { ...process.env };
-assertNoDevSecretsInProduction(env);
+// A refused setting stops here, in one line, before either process starts.
+loadSettingsOrExit(() => {
+  if (!env.UPSTREAM_URL) parseSettings(serviceSettings, env);
+  parseSettings(bffSettings, env);
+});
 env.PORT ??= String(devDefaults.PORT);
 env.SERVICE_PORT ??= String(devDefaults.SERVICE_PORT);
 env.HOST ??= devDefaults.HOST;
@@ -20,7 +27,6 @@ for (const name of ['SERVICE_CLIENT_ID', 'SERVICE_CLIENT_SECRET', 'WEBHOOK_SECRE
   }
 }
 if (!env.STAFF_PASSWORD) {
-  if (env.NODE_ENV === 'production') throw new Error('STAFF_PASSWORD must be set when NODE_ENV=production');
   env.STAFF_PASSWORD = randomBytes(9).toString('base64url');
   printed.push(`STAFF_PASSWORD=${env.STAFF_PASSWORD}`);
 }

@@ -16,6 +16,7 @@ import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-ha
 import { samplesDir } from '../fixtures/samples';
 import { FACE_GUIDE_PAUSE_MS } from '@/features/wizard/capture/use-camera-guide';
 import { median, percentile } from './lib/percentile';
+import { testSettings } from '../fixtures/test-settings';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const work = 'test-results/bench-browser-checks';
@@ -106,7 +107,7 @@ const server = await serveHarness({ '/': harnessDir, '/samples/': samplesDir });
 // The fake camera plays the drawn face (e2e/fixtures/camera/README.md), for the guide's looks.
 const faceCamera = fileURLToPath(new URL('../fixtures/camera/face.mjpeg', import.meta.url));
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: testSettings.CHROMIUM_PATH,
   args: [...chromiumArgs, `--use-file-for-fake-video-capture=${faceCamera}`],
 });
 try {
@@ -207,7 +208,7 @@ try {
 // films the sample DNI front (e2e/fixtures/camera/document.mjpeg).
 const documentCamera = fileURLToPath(new URL('../fixtures/camera/document.mjpeg', import.meta.url));
 const cameraBrowser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: testSettings.CHROMIUM_PATH,
   args: [...chromiumArgs, `--use-file-for-fake-video-capture=${documentCamera}`],
 });
 try {

@@ -37,6 +37,7 @@ import {
   type FirstScreenRun,
   type NetworkProfile,
 } from './lib/throttled-first-screen';
+import { testSettings } from '../fixtures/test-settings';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FIRST_RUNS = Number(process.env.BENCH_FIRST_RUNS ?? 3);
@@ -250,7 +251,7 @@ async function main() {
   const product = await startProduct(dist);
   const harness = await serveHarness({ '/': harnessDir, '/generated/': work });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: testSettings.CHROMIUM_PATH,
     args: chromiumArgs,
   });
   try {

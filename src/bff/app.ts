@@ -139,9 +139,6 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   installReplyCompression(app);
   app.server.headersTimeout = config.headersTimeoutMs;
   guardOpenRoutes(app, {
-    isOpen: (url) =>
-      url !== undefined &&
-      (url.startsWith('/webhooks/') || url === '/api/staff/login' || url === '/api/health'),
     bodyTimeoutMs: config.openBodyTimeoutMs,
     maxConcurrent: config.openMaxConcurrent,
     busy: () =>
@@ -247,12 +244,9 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     global: true,
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
-    // Webhooks are signed and retried by the service, the SPA's files are static; the event stream is long-lived.
-    // Health probes are not users: a load balancer polling under load must not be told 429.
-    allowList: (request) => {
-      const path = rulePath(request);
-      return !path.startsWith('/api/') || path.startsWith('/api/staff/events') || path === '/api/health';
-    },
+    // The browser API's routes count; a route of it that must not says so itself (`rateLimit:
+    // false` in its config: webhooks, health, the staff event stream). The SPA's files do not count.
+    allowList: (request) => !rulePath(request).startsWith('/api/'),
     errorResponseBuilder: () =>
       new BffHttpError(429, {
         code: 'rate.limited',

@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
-import { numberSetting } from '@/server-shared/setting-number';
 import path from 'node:path';
+import { z } from 'zod';
 import { isHexColor } from '@/server-shared/color-contrast';
-import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
+import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
+import {
+  decimalSetting,
+  isProxyAddress,
+  optionalSetting,
+  parseSettings,
+  setting,
+  SettingError,
+  textSetting,
+  urlSetting,
+  wholeSetting,
+} from '@/server-shared/settings';
 
-/** Settings of the BFF, read once from the environment (README.md, Settings). */
+/** What the BFF runs on: its settings (`bffSettings`) read once from the environment. */
 export interface BffConfig {
   host: string;
   port: number;
@@ -71,8 +81,6 @@ export interface BffConfig {
 /** Fastify's `trustProxy` forms that name what is trusted; never `true` (every hop). */
 export type TrustProxy = false | number | string[];
 
-const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
 /**
  * TRUST_PROXY: empty/`false`/`0` → off; a whole number → that many proxy hops in front of the
  * BFF; `true` → 1 hop (one proxy, never "every address in the header"); otherwise a
@@ -85,91 +93,182 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (/^\d+$/.test(text)) return Number(text);
   const entries = text.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address);
-    const validBits =
-      bits === undefined ||
-      (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32)) ||
-      (family === 4 && isIP(bits) === 4);
-    if (!proxyNames.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
-      throw new Error(`TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, not "${entry}"`);
+    if (!isProxyAddress(entry)) {
+      throw new SettingError(
+        'TRUST_PROXY',
+        `expected a hop count or a list of proxy addresses/CIDRs, got ${JSON.stringify(entry)}`,
+      );
     }
   }
   return entries;
 }
 
-const number = numberSetting;
+const fontList = /^[A-Za-z0-9 ,'"-]{1,200}$/;
 
-function brandOf(env: Record<string, string | undefined>): BffConfig['brand'] {
-  const primaryColor = env.BRAND_PRIMARY_COLOR || null;
-  if (primaryColor && !isHexColor(primaryColor))
-    throw new Error('BRAND_PRIMARY_COLOR must be a colour as #rrggbb');
-  const font = env.BRAND_FONT || null;
-  // A font-family list only: the value goes into a style, so nothing that could end it.
-  if (font && !/^[A-Za-z0-9 ,'"-]{1,200}$/.test(font))
-    throw new Error('BRAND_FONT must be a CSS font-family list (letters, digits, spaces, commas, quotes)');
-  const logoFile = env.BRAND_LOGO_FILE ? path.resolve(env.BRAND_LOGO_FILE) : null;
-  if (logoFile && !/\.(png|svg|jpe?g|webp)$/i.test(logoFile))
-    throw new Error('BRAND_LOGO_FILE must be a .png, .svg, .jpg or .webp file');
-  return { name: (env.BRAND_NAME || 'IDV Capture').slice(0, 80), primaryColor, font, logoFile };
-}
-const segment = (value: string) => {
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) throw new Error('CREDIT_CHECK_SEGMENT must be a path segment');
-  return value;
-};
+/** The BFF's settings, one per environment variable (README.md, Settings, is generated from it). */
+export const bffSettings = z
+  .object({
+    ...commonSettings,
+    UPSTREAM_URL: urlSetting({
+      group: 'production',
+      default: '`http://$HOST:$SERVICE_PORT`',
+      description: 'the service the BFF talks to (the hosted one in production)',
+    }),
+    STATIC_DIR: textSetting('dist', {
+      group: 'production',
+      description: 'the built SPA the BFF serves; `none` serves the API only',
+    }),
+    STAFF_PASSWORD: optionalSetting({
+      group: 'production',
+      default: 'generated, printed at start',
+      description: 'login of the staff console (required with `NODE_ENV=production`)',
+    }),
+    SESSION_SECRET: optionalSetting({
+      group: 'production',
+      default: 'random per start',
+      description:
+        'key of the signed session cookies: set it to keep sessions across restarts (required with `NODE_ENV=production`)',
+    }),
+    PUBLIC_BFF_URL: urlSetting({
+      group: 'production',
+      default: '`http://$HOST:$PORT`',
+      description: "public base URL: credit-check `callbackUrl`, the phone handoff's QR code",
+    }),
+    TRUST_PROXY: setting(
+      {
+        group: 'production',
+        default: 'off',
+        description: 'behind a TLS-terminating proxy: hop count or proxy addresses (see below)',
+      },
+      parseTrustProxy,
+    ),
+    BRAND_NAME: textSetting('IDV Capture', {
+      group: 'production',
+      default: 'IDV Capture',
+      description: "brand in the wizard's header and the consent notice's controller (80 characters kept)",
+    }),
+    BRAND_PRIMARY_COLOR: optionalSetting(
+      {
+        group: 'production',
+        default: '(blue)',
+        description: "the wizard's primary colour as `#rrggbb` (see below)",
+      },
+      { test: isHexColor, expected: 'a colour as #rrggbb' },
+    ),
+    BRAND_FONT: optionalSetting(
+      {
+        group: 'production',
+        default: 'system fonts',
+        description: 'a CSS font-family list of fonts the devices have',
+      },
+      // The value goes into a style, so nothing that could end it.
+      {
+        test: (font) => fontList.test(font),
+        expected: 'a CSS font-family list (letters, digits, spaces, commas, quotes)',
+      },
+    ),
+    BRAND_LOGO_FILE: optionalSetting(
+      {
+        group: 'production',
+        default: 'none',
+        description: 'a PNG, SVG, JPEG or WebP logo, served at `/api/brand/logo`',
+      },
+      { test: (file) => /\.(png|svg|jpe?g|webp)$/i.test(file), expected: 'a .png, .svg, .jpg or .webp file' },
+    ),
+    FLOWS_DIR: textSetting('src/service/verification/flows', {
+      group: 'production',
+      description: 'flow definitions served to the SPA (the hosted API has no route that lists flows)',
+    }),
+    RATE_LIMIT_MAX: wholeSetting(3000, {
+      group: 'tuning',
+      description: 'requests per client IP and window on `/api/*` (429 beyond), per instance',
+    }),
+    RATE_LIMIT_WINDOW_MS: wholeSetting(60_000, { group: 'tuning', description: 'that window' }),
+    STAFF_LOGIN_MAX_PER_MINUTE: wholeSetting(5, {
+      group: 'tuning',
+      description: 'staff login attempts per IP and minute (a successful login resets the count)',
+    }),
+    SLOW_BODY_MIN_BYTES_PER_SECOND: wholeSetting(4096, {
+      group: 'tuning',
+      description: 'an anonymous write whose body is slower on average has its connection closed',
+    }),
+    SLOW_BODY_GRACE_MS: wholeSetting(10_000, {
+      group: 'tuning',
+      description: 'time before that average rate is required',
+    }),
+    BODIES_PER_ADDRESS: wholeSetting(16, {
+      group: 'tuning',
+      description: 'anonymous writes under way at once per client address; beyond it 429 at once',
+    }),
+    SEND_INPUT_TIMEOUT_MS: wholeSetting(120_000, {
+      group: 'tuning',
+      description: 'time the service has to answer a send-input; then 504 `upstream.timeout`',
+    }),
+    RECONCILE_SECONDS: decimalSetting(300, {
+      group: 'tuning',
+      description:
+        'period of the catch-up of unfinished verifications, also run at start (see below); 0: off',
+    }),
+    SSE_HEARTBEAT_MS: wholeSetting(15_000, {
+      group: 'tuning',
+      description: 'heartbeat of the staff event stream',
+    }),
+    CREDIT_CHECK_SEGMENT: textSetting(
+      'credit-bureau',
+      { group: 'tests', description: "last path segment of the service's credit-check routes" },
+      { test: (value) => /^[A-Za-z0-9_-]{1,100}$/.test(value), expected: 'a path segment' },
+    ),
+  })
+  .superRefine((values, ctx) => {
+    refuseDevSecretsInProduction(values, ctx);
+    if (values.NODE_ENV !== 'production') return;
+    for (const name of ['STAFF_PASSWORD', 'SESSION_SECRET'] as const) {
+      if (!values[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set when NODE_ENV=production' });
+    }
+  });
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
-  assertNoDevSecretsInProduction(env);
-  const production = env.NODE_ENV === 'production';
-  const host = env.HOST || devDefaults.HOST;
-  const port = number('PORT', env.PORT, devDefaults.PORT);
-  const servicePort = number('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
-  if (production && !env.STAFF_PASSWORD)
-    throw new Error('STAFF_PASSWORD must be set when NODE_ENV=production');
-  if (production && !env.SESSION_SECRET)
-    throw new Error('SESSION_SECRET must be set when NODE_ENV=production');
-  const staffPassword = env.STAFF_PASSWORD || randomBytes(9).toString('base64url');
-  if (!env.STAFF_PASSWORD) console.log(`bff: generated STAFF_PASSWORD=${staffPassword}`);
+  const s = parseSettings(bffSettings, env);
+  const staffPassword = s.STAFF_PASSWORD ?? randomBytes(9).toString('base64url');
+  if (!s.STAFF_PASSWORD) console.log(`bff: generated STAFF_PASSWORD=${staffPassword}`);
   return {
-    host,
-    port,
-    upstreamUrl: (env.UPSTREAM_URL || `http://${host}:${servicePort}`).replace(/\/+$/, ''),
-    clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
-    clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
-    webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
+    host: s.HOST,
+    port: s.PORT,
+    upstreamUrl: (s.UPSTREAM_URL ?? `http://${s.HOST}:${s.SERVICE_PORT}`).replace(/\/+$/, ''),
+    clientId: s.SERVICE_CLIENT_ID,
+    clientSecret: s.SERVICE_CLIENT_SECRET,
+    webhookSecret: s.WEBHOOK_SECRET,
     staffPassword,
     // A per-start secret only logs everybody out on restart, which is fine in development.
-    sessionSecret: env.SESSION_SECRET || randomBytes(32).toString('base64url'),
-    dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
-    databaseUrl: env.DATABASE_URL || null,
-    staticDir: env.STATIC_DIR === 'none' ? null : path.resolve(env.STATIC_DIR || 'dist'),
-    publicUrl: env.PUBLIC_BFF_URL
-      ? env.PUBLIC_BFF_URL.replace(/\/+$/, '')
-      : port
-        ? `http://${host}:${port}`
-        : null,
-    rateLimitMax: number('RATE_LIMIT_MAX', env.RATE_LIMIT_MAX, 3000),
-    rateLimitWindowMs: number('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, 60_000),
-    staffLoginMaxPerMinute: number('STAFF_LOGIN_MAX_PER_MINUTE', env.STAFF_LOGIN_MAX_PER_MINUTE, 5),
-    logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    sseHeartbeatMs: number('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
-    brand: brandOf(env),
-    openBodyTimeoutMs: number('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
-    openMaxConcurrent: number('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
-    slowBodyMinBytesPerSecond: number(
-      'SLOW_BODY_MIN_BYTES_PER_SECOND',
-      env.SLOW_BODY_MIN_BYTES_PER_SECOND,
-      4096,
-    ),
-    slowBodyGraceMs: number('SLOW_BODY_GRACE_MS', env.SLOW_BODY_GRACE_MS, 10_000),
-    bodiesPerAddress: number('BODIES_PER_ADDRESS', env.BODIES_PER_ADDRESS, 16),
-    headersTimeoutMs: number('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
-    sendInputTimeoutMs: number('SEND_INPUT_TIMEOUT_MS', env.SEND_INPUT_TIMEOUT_MS, 120_000),
-    reconcileMs: number('RECONCILE_SECONDS', env.RECONCILE_SECONDS, 300) * 1000,
-    retentionDays: number('RETENTION_DAYS', env.RETENTION_DAYS, 90),
+    sessionSecret: s.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    dataDir: path.resolve(s.DATA_DIR),
+    databaseUrl: s.DATABASE_URL,
+    staticDir: s.STATIC_DIR === 'none' ? null : path.resolve(s.STATIC_DIR),
+    publicUrl: s.PUBLIC_BFF_URL?.replace(/\/+$/, '') ?? (s.PORT ? `http://${s.HOST}:${s.PORT}` : null),
+    rateLimitMax: s.RATE_LIMIT_MAX,
+    rateLimitWindowMs: s.RATE_LIMIT_WINDOW_MS,
+    staffLoginMaxPerMinute: s.STAFF_LOGIN_MAX_PER_MINUTE,
+    logLevel: s.LOG_LEVEL,
+    trustProxy: s.TRUST_PROXY,
+    sseHeartbeatMs: s.SSE_HEARTBEAT_MS,
+    brand: {
+      name: s.BRAND_NAME.slice(0, 80),
+      primaryColor: s.BRAND_PRIMARY_COLOR,
+      font: s.BRAND_FONT,
+      logoFile: s.BRAND_LOGO_FILE && path.resolve(s.BRAND_LOGO_FILE),
+    },
+    openBodyTimeoutMs: s.OPEN_BODY_TIMEOUT_MS,
+    openMaxConcurrent: s.OPEN_MAX_CONCURRENT,
+    slowBodyMinBytesPerSecond: s.SLOW_BODY_MIN_BYTES_PER_SECOND,
+    slowBodyGraceMs: s.SLOW_BODY_GRACE_MS,
+    bodiesPerAddress: s.BODIES_PER_ADDRESS,
+    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
+    sendInputTimeoutMs: s.SEND_INPUT_TIMEOUT_MS,
+    reconcileMs: s.RECONCILE_SECONDS * 1000,
+    retentionDays: s.RETENTION_DAYS,
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
-    flowsDir: path.resolve(env.FLOWS_DIR || 'src/service/verification/flows'),
-    creditCheckSegment: segment(env.CREDIT_CHECK_SEGMENT || 'credit-bureau'),
+    flowsDir: path.resolve(s.FLOWS_DIR),
+    creditCheckSegment: s.CREDIT_CHECK_SEGMENT,
   };
 }

@@ -1,6 +1,6 @@
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
-import { loadSettingsOrExit } from '@/server-shared/setting-number';
+import { loadSettingsOrExit } from '@/server-shared/settings';
 
 const config = loadSettingsOrExit(() => loadConfig());
 const app = await buildBffApp(config);

@@ -1,5 +1,5 @@
 /**
- * Development defaults of wire contract §0. They let a fresh clone run with no set-up; with
+ * Development defaults of the settings (README.md, Settings). They let a fresh clone run with no set-up; with
  * NODE_ENV=production the service and the BFF refuse to start on any of them.
  */
 export const devDefaults = {
@@ -15,13 +15,3 @@ export const devDefaults = {
 } as const;
 
 export const devSecretNames = ['SERVICE_CLIENT_ID', 'SERVICE_CLIENT_SECRET', 'WEBHOOK_SECRET'] as const;
-
-/** Throws when production would run on a development secret. */
-export function assertNoDevSecretsInProduction(env: Record<string, string | undefined>) {
-  if (env.NODE_ENV !== 'production') return;
-  for (const name of devSecretNames) {
-    if (!env[name] || env[name] === devDefaults[name]) {
-      throw new Error(`${name} must be set to a non-default value when NODE_ENV=production`);
-    }
-  }
-}

@@ -1,4 +1,5 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import './route-rules';
 
 /**
  * Routes anyone may call without a session or a token (webhooks, staff sign-in, health) cannot
@@ -10,8 +11,6 @@ import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 export function guardOpenRoutes(
   app: FastifyInstance,
   options: {
-    /** Whether a route (its URL pattern) is open; asked once per route, when it is declared. */
-    isOpen: (routeUrl: string | undefined) => boolean;
     bodyTimeoutMs: number;
     maxConcurrent: number;
     busy: () => Error;
@@ -33,10 +32,10 @@ export function guardOpenRoutes(
     });
     done();
   };
-  // On the open routes' own hooks, as they are declared: every other request (a send-input, say)
-  // does not pay for a check of its route on each call.
+  // On the open routes' own hooks (those declaring `config.open`, route-rules.ts), as they are
+  // declared: every other request (a send-input, say) does not pay for a check on each call.
   app.addHook('onRoute', (route) => {
-    if (!options.isOpen(route.url)) return;
+    if (!route.config?.open) return;
     const hooks = [route.onRequest ?? []].flat();
     // A GET's HEAD twin is declared from the GET's options, the guard already in them.
     if (!hooks.includes(guard)) route.onRequest = [guard, ...hooks];

@@ -1,8 +1,26 @@
 import path from 'node:path';
-import { assertNoDevSecretsInProduction, devDefaults } from '@/server-shared/dev-defaults';
-import { numberListSetting, numberSetting } from '@/server-shared/setting-number';
+import { z } from 'zod';
+import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
+import { devDefaults } from '@/server-shared/dev-defaults';
+import {
+  type About,
+  decimalListSetting,
+  decimalSetting,
+  isAddressOrRange,
+  isProxyAddress,
+  listSetting,
+  optionalSetting,
+  parseSettings,
+  readNumber,
+  setting,
+  switchSetting,
+  textSetting,
+  urlSetting,
+  wholeSetting,
+} from '@/server-shared/settings';
+import { DEFAULT_PDF_LIMITS, type PdfReadingLimits } from './checks/pdf-reader';
 
-/** Settings of the embedded service (wire contract §0), read once from the environment. */
+/** What the embedded service runs on: its settings (`serviceSettings`) read once from the environment. */
 export interface ServiceConfig {
   host: string;
   port: number;
@@ -61,92 +79,211 @@ export interface ServiceConfig {
   retentionDays: number;
   /** Days an expired verification is kept; 0 = as long as RETENTION_DAYS. */
   retentionExpiredDays: number;
+  logLevel: string;
+  /** A system FFmpeg for video frames; null = the wasm build (the checks read FFMPEG_PATH themselves). */
+  ffmpegPath: string | null;
+  /** Bounds of one PDF reading (checks/pdf-reader.ts). */
+  pdfReading: PdfReadingLimits;
 }
 
-const positiveNumber = numberSetting;
+/** A whole number ≥ 1 (0 would read nothing, or nothing in time). */
+const countSetting = (fallback: number, about: About) =>
+  setting({ default: String(fallback), ...about }, (raw) => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = readNumber(raw, 'a whole number ≥ 1', true);
+    if (value < 1) throw new Error(`expected a whole number ≥ 1, got ${JSON.stringify(raw)}`);
+    return value;
+  });
 
-function parseSwitch(name: string, value: string | undefined, fallback: boolean) {
-  if (value === undefined || value === '') return fallback;
-  if (['on', 'true', '1'].includes(value)) return true;
-  if (['off', 'false', '0'].includes(value)) return false;
-  throw new Error(`${name} must be on or off`);
-}
+/** An origin (`http://10.0.0.5:8080`) or an address or `address/bits` (storage/outbound-url.ts). */
+const outboundEntry = (entry: string) =>
+  entry.includes('://') ? URL.canParse(entry) : /^[^/]+(\/\d+)?$/.test(entry) && isAddressOrRange(entry);
 
-export function parseRetrySchedule(value: string): number[] {
-  try {
-    return numberListSetting('WEBHOOK_RETRY_SECONDS', value);
-  } catch {
-    throw new Error('WEBHOOK_RETRY_SECONDS must be a comma-separated list of seconds');
-  }
-}
+/** The embedded service's settings, one per environment variable (README.md, Settings, is generated from it). */
+export const serviceSettings = z
+  .object({
+    ...commonSettings,
+    PUBLIC_URL: urlSetting({
+      group: 'service',
+      default: '`http://$HOST:$SERVICE_PORT`',
+      description: 'base URL of `resource` links and media URLs',
+    }),
+    SERVICE_WEBHOOK_URL: urlSetting(
+      {
+        group: 'service',
+        default: '`http://$HOST:$PORT/webhooks/verification`',
+        description: 'where verification events are delivered; `none`: no verification webhooks',
+      },
+      'none',
+    ),
+    UPLOAD_WAIT_SECONDS: decimalSetting(devDefaults.UPLOAD_WAIT_SECONDS, {
+      group: 'service',
+      description: "how long a document's front waits for its optional back (wire contract §5)",
+    }),
+    WEBHOOK_RETRY_SECONDS: decimalListSetting(devDefaults.WEBHOOK_RETRY_SECONDS, {
+      group: 'service',
+      description: 'delays of the redeliveries after a failed delivery, then it is given up',
+    }),
+    VERIFICATION_TTL_SECONDS: decimalSetting(1800, {
+      group: 'service',
+      description: 'a verification unfinished this long (no activity) expires (`verification_expired`)',
+    }),
+    RETENTION_EXPIRED_DAYS: setting(
+      {
+        group: 'service',
+        default: '7',
+        description: 'days an expired verification is kept; at most `RETENTION_DAYS` (see below)',
+      },
+      // null: not set, so the default 7 may shrink under a shorter RETENTION_DAYS.
+      (raw) => (raw ? readNumber(raw, 'a decimal number ≥ 0', false) : null),
+    ),
+    DEFAULT_FLOW_ID: textSetting('ar-national-id', {
+      group: 'service',
+      description: "the flow of a creation that names none (the account's default flow)",
+    }),
+    SERVICE_EXTENSIONS: switchSetting(true, {
+      group: 'service',
+      description: '`off`: only the routes the hosted API documents, every **(ext)** route answers 404',
+    }),
+    LIVENESS_CHALLENGE: switchSetting(true, {
+      group: 'service',
+      description: 'an active liveness challenge per video verification (none with extensions off)',
+    }),
+    DEMO_SCENARIOS: switchSetting(false, {
+      group: 'service',
+      description:
+        "`on`: sample files' markers and the demo's synthetic registries (demos, tests; see below)",
+    }),
+    OUTBOUND_ALLOWED: listSetting(
+      '',
+      {
+        group: 'service',
+        default: "the webhook URL's origin",
+        description:
+          'origins or addresses/CIDRs that webhooks and callbacks may reach although private (see below)',
+      },
+      { test: outboundEntry, expected: 'origins or addresses/CIDRs separated by commas' },
+    ),
+    TRUSTED_PROXIES: listSetting(
+      '127.0.0.1,::1',
+      {
+        group: 'service',
+        description: "addresses/CIDRs whose `X-Forwarded-For` is believed (the BFF's); empty: nobody",
+      },
+      { test: isProxyAddress, expected: 'addresses or CIDRs separated by commas' },
+    ),
+    FFMPEG_PATH: optionalSetting({
+      group: 'service',
+      default: 'unset (FFmpeg from npm, wasm)',
+      description: 'a system FFmpeg for the frames of liveness videos (see below)',
+    }),
+    PDF_READ_TIMEOUT_MS: countSetting(DEFAULT_PDF_LIMITS.timeLimitMs, {
+      group: 'tuning',
+      description:
+        'time one PDF reading may take; past it the input is accepted unread, for a review (see below)',
+    }),
+    PDF_TEXT_PAGES: countSetting(DEFAULT_PDF_LIMITS.textPages, {
+      group: 'tuning',
+      description: "pages of a statement whose text is read (a custom document's: 5 at most)",
+    }),
+    PDF_PAGE_TEXT_CHARS: countSetting(DEFAULT_PDF_LIMITS.pageTextChars, {
+      group: 'tuning',
+      description: 'characters of text a PDF page may hold; a page with more is refused',
+    }),
+    WEBHOOK_TIMEOUT_MS: wholeSetting(10_000, {
+      group: 'tuning',
+      description: 'a webhook receiver slower than this counts as a failed delivery',
+    }),
+    OAUTH_FAILURES_PER_MINUTE: wholeSetting(20, {
+      group: 'tuning',
+      description: 'wrong client credentials per connection address and minute before `/oauth` answers 429',
+    }),
+    TOKEN_TTL_SECONDS: setting(
+      {
+        group: 'tests',
+        default: '3600',
+        description: 'lifetime of an access token (short, to test renewal); 0: the default',
+      },
+      (raw) => (raw ? readNumber(raw, 'a decimal number ≥ 0', false) : 0) || 3600,
+    ),
+    PROCESSING_STEP_MS: wholeSetting(150, {
+      group: 'tests',
+      description: 'pause between verification steps, so that `step_completed` events come one by one',
+    }),
+    CREDIT_CHECK_SEGMENTS: listSetting(
+      '',
+      {
+        group: 'tests',
+        description: 'more last path segments of the credit-check routes, beside `credit-bureau`',
+      },
+      { test: (entry) => /^[A-Za-z0-9_-]+$/.test(entry), expected: 'path segments separated by commas' },
+    ),
+  })
+  .superRefine((values, ctx) => {
+    refuseDevSecretsInProduction(values, ctx);
+    // An expired verification is never kept longer than the rest (when RETENTION_DAYS is not 0).
+    const expired = values.RETENTION_EXPIRED_DAYS;
+    if (expired !== null && values.RETENTION_DAYS > 0 && expired > values.RETENTION_DAYS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RETENTION_EXPIRED_DAYS'],
+        message: `expected at most RETENTION_DAYS (${values.RETENTION_DAYS}), got "${expired}"`,
+      });
+  });
 
 /**
  * Days an expired verification is kept: never longer than RETENTION_DAYS (when that is not 0), so
- * the default 7 shrinks under a shorter retention, and a longer value set on purpose is refused.
+ * the default 7 shrinks under a shorter retention (a longer value set on purpose is refused above).
  */
-function retentionExpiredDays(env: Record<string, string | undefined>, retentionDays: number) {
-  const expired = positiveNumber('RETENTION_EXPIRED_DAYS', env.RETENTION_EXPIRED_DAYS, 7);
-  if (env.RETENTION_EXPIRED_DAYS && retentionDays > 0 && expired > retentionDays) {
-    throw new Error(`RETENTION_EXPIRED_DAYS (${expired}) must not exceed RETENTION_DAYS (${retentionDays})`);
-  }
+function retentionExpiredDays(set: number | null, retentionDays: number) {
+  const expired = set ?? 7;
   if (expired === 0) return retentionDays;
   return retentionDays > 0 ? Math.min(expired, retentionDays) : expired;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
-  assertNoDevSecretsInProduction(env);
-  const host = env.HOST || devDefaults.HOST;
-  const port = positiveNumber('SERVICE_PORT', env.SERVICE_PORT, devDefaults.SERVICE_PORT);
-  const bffPort = positiveNumber('PORT', env.PORT, devDefaults.PORT);
+  const s = parseSettings(serviceSettings, env);
   const webhookUrl =
-    env.SERVICE_WEBHOOK_URL === 'none'
+    s.SERVICE_WEBHOOK_URL === 'none'
       ? null
-      : env.SERVICE_WEBHOOK_URL || `http://${host}:${bffPort}/webhooks/verification`;
+      : (s.SERVICE_WEBHOOK_URL ?? `http://${s.HOST}:${s.PORT}/webhooks/verification`);
+  const extensions = s.SERVICE_EXTENSIONS;
   return {
-    host,
-    port,
-    dataDir: path.resolve(env.DATA_DIR || devDefaults.DATA_DIR),
-    databaseUrl: env.DATABASE_URL || null,
-    clientId: env.SERVICE_CLIENT_ID || devDefaults.SERVICE_CLIENT_ID,
-    clientSecret: env.SERVICE_CLIENT_SECRET || devDefaults.SERVICE_CLIENT_SECRET,
-    webhookSecret: env.WEBHOOK_SECRET || devDefaults.WEBHOOK_SECRET,
+    host: s.HOST,
+    port: s.SERVICE_PORT,
+    dataDir: path.resolve(s.DATA_DIR),
+    databaseUrl: s.DATABASE_URL,
+    clientId: s.SERVICE_CLIENT_ID,
+    clientSecret: s.SERVICE_CLIENT_SECRET,
+    webhookSecret: s.WEBHOOK_SECRET,
     webhookUrl,
-    uploadWaitSeconds: positiveNumber(
-      'UPLOAD_WAIT_SECONDS',
-      env.UPLOAD_WAIT_SECONDS,
-      devDefaults.UPLOAD_WAIT_SECONDS,
-    ),
-    webhookRetrySeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SECONDS || devDefaults.WEBHOOK_RETRY_SECONDS),
-    tokenTtlSeconds: positiveNumber('TOKEN_TTL_SECONDS', env.TOKEN_TTL_SECONDS, 3600) || 3600,
-    publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : port ? `http://${host}:${port}` : null,
-    processingStepMs: positiveNumber('PROCESSING_STEP_MS', env.PROCESSING_STEP_MS, 150),
-    verificationTtlSeconds: positiveNumber('VERIFICATION_TTL_SECONDS', env.VERIFICATION_TTL_SECONDS, 1800),
-    webhookTimeoutMs: positiveNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
-    oauthFailuresPerMinute: positiveNumber('OAUTH_FAILURES_PER_MINUTE', env.OAUTH_FAILURES_PER_MINUTE, 20),
-    defaultFlowId: env.DEFAULT_FLOW_ID || 'ar-national-id',
-    extensions: parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true),
-    demoScenarios: parseSwitch('DEMO_SCENARIOS', env.DEMO_SCENARIOS, false),
-    livenessChallenge:
-      parseSwitch('SERVICE_EXTENSIONS', env.SERVICE_EXTENSIONS, true) &&
-      parseSwitch('LIVENESS_CHALLENGE', env.LIVENESS_CHALLENGE, true),
-    creditCheckSegments: [
-      ...new Set(['credit-bureau', ...(env.CREDIT_CHECK_SEGMENTS ?? '').split(',').map((x) => x.trim())]),
-    ].filter((x) => /^[A-Za-z0-9_-]+$/.test(x)),
-    openBodyTimeoutMs: positiveNumber('OPEN_BODY_TIMEOUT_MS', env.OPEN_BODY_TIMEOUT_MS, 10_000),
-    openMaxConcurrent: positiveNumber('OPEN_MAX_CONCURRENT', env.OPEN_MAX_CONCURRENT, 64),
-    headersTimeoutMs: positiveNumber('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000),
-    retentionDays: positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90),
-    retentionExpiredDays: retentionExpiredDays(env, positiveNumber('RETENTION_DAYS', env.RETENTION_DAYS, 90)),
-    trustedProxies: (env.TRUSTED_PROXIES ?? '127.0.0.1,::1')
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-    outboundAllowed: [
-      ...(webhookUrl ? [new URL(webhookUrl).origin] : []),
-      ...(env.OUTBOUND_ALLOWED ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ],
+    uploadWaitSeconds: s.UPLOAD_WAIT_SECONDS,
+    webhookRetrySeconds: s.WEBHOOK_RETRY_SECONDS,
+    tokenTtlSeconds: s.TOKEN_TTL_SECONDS,
+    publicUrl:
+      s.PUBLIC_URL?.replace(/\/+$/, '') ?? (s.SERVICE_PORT ? `http://${s.HOST}:${s.SERVICE_PORT}` : null),
+    processingStepMs: s.PROCESSING_STEP_MS,
+    verificationTtlSeconds: s.VERIFICATION_TTL_SECONDS,
+    webhookTimeoutMs: s.WEBHOOK_TIMEOUT_MS,
+    oauthFailuresPerMinute: s.OAUTH_FAILURES_PER_MINUTE,
+    defaultFlowId: s.DEFAULT_FLOW_ID,
+    extensions,
+    demoScenarios: s.DEMO_SCENARIOS,
+    livenessChallenge: extensions && s.LIVENESS_CHALLENGE,
+    creditCheckSegments: [...new Set(['credit-bureau', ...s.CREDIT_CHECK_SEGMENTS])],
+    openBodyTimeoutMs: s.OPEN_BODY_TIMEOUT_MS,
+    openMaxConcurrent: s.OPEN_MAX_CONCURRENT,
+    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
+    retentionDays: s.RETENTION_DAYS,
+    retentionExpiredDays: retentionExpiredDays(s.RETENTION_EXPIRED_DAYS, s.RETENTION_DAYS),
+    trustedProxies: s.TRUSTED_PROXIES,
+    outboundAllowed: [...(webhookUrl ? [new URL(webhookUrl).origin] : []), ...s.OUTBOUND_ALLOWED],
+    logLevel: s.LOG_LEVEL,
+    ffmpegPath: s.FFMPEG_PATH,
+    pdfReading: {
+      timeLimitMs: s.PDF_READ_TIMEOUT_MS,
+      textPages: s.PDF_TEXT_PAGES,
+      pageTextChars: s.PDF_PAGE_TEXT_CHARS,
+    },
   };
 }

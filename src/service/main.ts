@@ -3,11 +3,11 @@ import { warmFaceReader } from './checks/face-reader';
 import { warmMrzReader } from './checks/mrz';
 import { warmPdfReader } from './checks/pdf-reader';
 import { loadConfig } from './config';
-import { loadSettingsOrExit } from '@/server-shared/setting-number';
+import { loadSettingsOrExit } from '@/server-shared/settings';
 
 // `npm run service`: the embedded verification service on HOST:SERVICE_PORT.
 const config = loadSettingsOrExit(() => loadConfig());
-const app = buildServiceApp(config, { logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+const app = buildServiceApp(config, { logger: { level: config.logLevel } });
 
 let stopping = false;
 async function stop(signal: string) {

@@ -70,6 +70,20 @@ export function orderCorners(points: Point[]): Point[] {
   return [bySum[0]!, byDiff[0]!, bySum[3]!, byDiff[3]!];
 }
 
+/** Whether a point lies inside a convex quadrilateral (corners in order, either way round). */
+export function insideQuad(point: Point, quad: Point[]): boolean {
+  let sign = 0;
+  for (let i = 0; i < quad.length; i++) {
+    const a = quad[i]!;
+    const b = quad[(i + 1) % quad.length]!;
+    const cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x);
+    if (cross === 0) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
+}
+
 /** Width and height of the straightened document: the longer of each pair of opposite edges. */
 export function quadSize(quad: Point[]): { width: number; height: number } {
   const [tl, tr, br, bl] = quad as [Point, Point, Point, Point];
@@ -304,4 +318,52 @@ export function shapeMismatch(aspect: number | undefined, type: string): boolean
   const seen = documentShape(aspect);
   const claimed = claimedShape(type);
   return seen !== null && claimed !== null && seen !== claimed;
+}
+
+/**
+ * What an identity document's side shows of its own, beyond an outline and print (which a
+ * screenshot of text, a spreadsheet or a letter on a table show too): its holder's portrait, its
+ * machine-readable zone, its PDF417 barcode. Each is `null` where it was not looked for.
+ */
+export interface SideFeatures {
+  /**
+   * A face of a portrait's size (FACE_MIN_SIDE_SHARE of the photo or of the straightened document)
+   * inside the document: where its outline is found, a face beside it (the person holding a sheet
+   * up to the camera) is no portrait of it.
+   */
+  portrait: boolean | null;
+  /** A machine-readable zone read as one (`zoneShaped`), whether its check digits hold or not. */
+  zone: boolean | null;
+  /** A PDF417 symbol read. */
+  barcode: boolean | null;
+}
+
+/**
+ * Whether lines read from a band are a machine-readable zone's, check digits aside: two or three
+ * lines of one ICAO 9303 format (TD1 3×30, TD2 and MRV-B 2×36, TD3 and MRV-A 2×44). The OCR forced
+ * onto the zone's alphabet reads a band of prose as lines too, of any length.
+ */
+export function zoneShaped(lines: readonly string[]): boolean {
+  const length = lines[0]?.length;
+  if (!lines.every((line) => line.length === length)) return false;
+  return lines.length === 3 ? length === 30 : lines.length === 2 && (length === 36 || length === 44);
+}
+
+/** The identity documents whose front shows a portrait, a zone or a barcode (ICAO 9303, AAMVA). */
+export const IDENTITY_TYPES: readonly string[] = ['passport', 'national-id', 'driving-license'];
+
+/**
+ * Whether a side that the outline took for a document (`framed`, `fullFrame`) is an identity
+ * document's front: a passport's data page, an ID card's or a licence's front shows its holder's
+ * portrait, and some also a zone (passports, TD2 cards) or a barcode (newer Argentine DNIs). A
+ * page of print with none of them — a screenshot, a chat, a spreadsheet, a letter on a table, whose
+ * A4 outline is a passport page's 1.41 — is no document: `no`. `unknown` where a feature that was
+ * not looked for could still decide (the browser, which does not load the face models on a
+ * document step, leaves the word to the service then). Other types (proof of residency: a bill is
+ * a page of print) and backs are judged by the outline alone.
+ */
+export function identityFront(features: SideFeatures): 'yes' | 'no' | 'unknown' {
+  const seen = [features.portrait, features.zone, features.barcode];
+  if (seen.some((f) => f === true)) return 'yes';
+  return seen.every((f) => f === false) ? 'no' : 'unknown';
 }

@@ -1,5 +1,6 @@
 import { documentSides } from './document-sides';
 import type { DocumentType } from './flow';
+import { correctMrz, isVisaZone, mrzCheckDigitsHeld, mrzCheckDigitsHold } from './mrz-fields';
 
 /**
  * What a document says about itself (its machine-readable zone or the Argentine DNI barcode) and
@@ -78,12 +79,15 @@ const TD_LENGTHS = [44, 36, 30];
  * cover.
  */
 export function mrzLines(text: string): string[] {
-  const candidates = text
-    .split('\n')
-    .map((l) => l.replace(/[^A-Z0-9<]/g, ''))
-    .filter((l) => l.length >= 26 && l.includes('<'));
-  if (candidates.length < 2) return [];
   const near = (l: string, n: number) => Math.abs(l.length - n) <= 2;
+  const cleaned = text.split('\n').map((l) => l.replace(/[^A-Z0-9<]/g, ''));
+  // A data line may hold no filler at all (a visa's whose optional data is full) when another
+  // line of the zone has some; alone it would be any long run of capitals and digits.
+  const withFiller = cleaned.some((l) => l.length >= 26 && l.includes('<<'));
+  const candidates = cleaned.filter(
+    (l) => l.length >= 26 && (l.includes('<') || (withFiller && TD_LENGTHS.some((n) => near(l, n)))),
+  );
+  if (candidates.length < 2) return [];
   // From its first `<<<` on, a line with no digit there holds filler (data lines end in check digits).
   const tail = (l: string) => (l.includes('<<<') ? l.slice(l.indexOf('<<<')) : '0');
   const fits = (l: string, n: number) => near(l, n) || (!/\d/.test(tail(l)) && l.indexOf('<<<') < n);
@@ -93,6 +97,22 @@ export function mrzLines(text: string): string[] {
   const length = format(longest(candidates)) ?? format(longest(candidates.filter((l) => /\d/.test(tail(l)))));
   if (!length || !candidates.every((l) => fits(l, length))) return candidates;
   const lines = candidates.map((l) => (l.length > length ? l.slice(0, length) : l.padEnd(length, '<')));
+  // A data line read too long holds a character too many at either end (a mark or an edge beside
+  // the zone read as `L` or `1`): the window whose check digits hold best is the line.
+  candidates.forEach((l, i) => {
+    if (l.length <= length || !/\d/.test(tail(l))) return;
+    const score = (line: string) => {
+      const tried = lines.map((x, j) => (j === i ? line : x));
+      return mrzCheckDigitsHeld(correctMrz(tried)).held;
+    };
+    let best = { line: lines[i], held: score(lines[i]) };
+    for (let from = 1; from <= l.length - length; from++) {
+      const line = l.slice(from, from + length);
+      const held = score(line);
+      if (held > best.held) best = { line, held };
+    }
+    lines[i] = best.line;
+  });
   // The name line: TD3's and TD2's first (after the 5 characters of code and state), TD1's third.
   const name = length === 30 ? 2 : 0;
   if (lines[name]) lines[name] = nameFiller(lines[name], length === 30 ? 0 : 5);
@@ -178,6 +198,7 @@ const sexOf = (sex: string | null | undefined) =>
 /** MRZ lines judged with check digits (`parse` is the `mrz` package's); the person when they hold. */
 export function parseMrzLines(lines: string[], parse: (lines: string[]) => MrzParseResult): MrzRead {
   if (lines.length === 0) return { found: false };
+  if (isVisaZone(lines)) return parseVisaLines(lines);
   let result: MrzParseResult;
   try {
     result = parse(lines);
@@ -218,6 +239,55 @@ export function parseMrzLines(lines: string[], parse: (lines: string[]) => MrzPa
     lines,
     documentCode: f.documentCode,
     issuingState: f.issuingState,
+    person,
+  };
+}
+
+/** A YYMMDD date that can be one (month 1–12, day 1–31). */
+const YYMMDD = /^\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/;
+
+/**
+ * A visa's zone (MRV-A, MRV-B), which the `mrz` package does not parse: valid when its check
+ * digits hold (number, birth and expiry dates: a visa has no composite one), its dates are dates,
+ * its states are written as state codes and its sex is M, F, X or filler.
+ */
+function parseVisaLines(lines: string[]): MrzRead {
+  const [top, data] = lines;
+  const issuingState = top.slice(2, 5);
+  const nationality = data.slice(10, 13);
+  const birth = data.slice(13, 19);
+  const expiry = data.slice(21, 27);
+  const sex = data[20];
+  const valid =
+    mrzCheckDigitsHold(lines) &&
+    YYMMDD.test(birth) &&
+    YYMMDD.test(expiry) &&
+    /^[MFX<]$/.test(sex) &&
+    STATE_WRITTEN.test(issuingState) &&
+    STATE_WRITTEN.test(nationality) &&
+    /^[A-Z]/.test(top.slice(5));
+  if (!valid) return { found: true, valid: false, lines };
+  const [surname, ...given] = top.slice(5).split('<<');
+  const words = (text: string) => text.replace(/</g, ' ').trim().replace(/ +/g, ' ');
+  const lastName = words(surname);
+  const firstName = words(given.join(' '));
+  const documentNumber = data.slice(0, 9).replace(/</g, '');
+  const person: DocumentPerson = {
+    fullName: `${firstName} ${lastName}`.trim() || documentNumber,
+    ...(firstName ? { firstName } : {}),
+    ...(lastName ? { lastName } : {}),
+    ...(documentNumber ? { documentNumber } : {}),
+    nationality: nationality.replace(/</g, ''),
+    dateOfBirth: century(birth, true),
+    expiryDate: century(expiry, false),
+    ...(sex === '<' ? {} : { sex }),
+  };
+  return {
+    found: true,
+    valid: true,
+    lines,
+    documentCode: top.slice(0, 2).replace(/</g, ''),
+    issuingState: issuingState.replace(/</g, ''),
     person,
   };
 }
@@ -314,6 +384,8 @@ export type MrzVerdict = 'noMrz' | 'badMrz' | 'countryMismatch' | 'typeMismatch'
 export function mrzVerdict(read: MrzRead, claim: { type: DocumentType; country: string }): MrzVerdict {
   if (!read.found) return 'noMrz';
   if (!read.valid) return 'badMrz';
+  // A visa's zone names its holder, but a visa is none of the documents a flow asks for.
+  if (read.documentCode.startsWith('V')) return 'typeMismatch';
   return claimMismatch(claim, { country: read.issuingState, type: typeOfDocumentCode(read.documentCode) });
 }
 

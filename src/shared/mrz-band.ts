@@ -36,14 +36,16 @@ export interface GreyImage {
 /** A grey difference over 3 px that counts as a stroke edge (on contrast-stretched pixels). */
 const EDGE_STEP = 56;
 /**
- * Slants tried (vertical px per horizontal px): 0 to ±0.48 (±25°) in steps of 0.03, then refined
- * to 0.005 about the best, so that a photo held askew by the ±10° a hand gives still projects sharp
- * rows, and the band is turned level by the text's own angle (`mrzBandPixels`).
+ * Slants tried (vertical px per horizontal px): 0 to ±0.72 (±36°) in steps of 0.03, then refined
+ * to 0.005 about the best, so that a photo held askew still projects sharp rows, and the band is
+ * turned level by the text's own angle (`mrzBandPixels`). A hand gives ±10°, but on top of a page
+ * already photographed askew in its frame (a passport booklet lying turned on a table, ~20°): the
+ * finder found no band past ±25°.
  */
 const SLANT_STEP = 0.03;
 const SLANTS = [
   0,
-  ...Array.from({ length: 12 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
+  ...Array.from({ length: 24 }, (_, i) => [-(i + 1) * SLANT_STEP, (i + 1) * SLANT_STEP]).flat(),
 ];
 const FINE_SLANT_STEP = 0.005;
 /**
@@ -57,6 +59,8 @@ const FINE_SLANT_STEP = 0.005;
 const MAX_GAP_IN_HEIGHTS = 0.6;
 /** How far (in line heights) the ends of two lines of one zone may differ. */
 const END_TOLERANCE_IN_HEIGHTS = 1.6;
+/** How far (in line heights) one end of two lines of one zone may differ when the other agrees: ~5 glyphs of filler. */
+const FILLER_END_IN_HEIGHTS = 4.5;
 /** A row belongs to a text line when it holds this share of the busiest row's edges. */
 const ROW_SHARE = 0.2;
 /** An MRZ line is at least this many line heights long (30 glyphs of a TD1 card are ~24). */
@@ -107,6 +111,22 @@ interface Line {
   bottom: number;
   left: number;
   right: number;
+}
+
+/**
+ * Whether two lines may be of one zone by their ends: lines of one zone hold as many glyphs of one
+ * pitch, so they start and end alike; but a line may begin or end with filler (`P<`, a name line's
+ * trailing `<<<<`), whose thin strokes a small or blurred photo loses, so that line looks a few
+ * glyphs shorter at that end. One end must agree (END_TOLERANCE_IN_HEIGHTS), the other within
+ * FILLER_END_IN_HEIGHTS.
+ */
+function endsAlike(a: Line, b: Line, lineHeight: number): boolean {
+  const left = Math.abs(b.left - a.left) / lineHeight;
+  const right = Math.abs(b.right - a.right) / lineHeight;
+  return (
+    Math.max(left, right) <= END_TOLERANCE_IN_HEIGHTS ||
+    (Math.min(left, right) <= END_TOLERANCE_IN_HEIGHTS && Math.max(left, right) <= FILLER_END_IN_HEIGHTS)
+  );
 }
 
 /** Bands of the grey image (one byte per pixel, row by row) that hold MRZ-like lines, lowest first. */
@@ -217,9 +237,7 @@ export function findMrzBands(grey: Uint8Array, width: number, height: number): M
       const alike =
         Math.max(ha, hb) <= 1.6 * Math.min(ha, hb) &&
         b.top - a.bottom <= 2 * Math.max(ha, hb) &&
-        // Lines of one zone hold as many glyphs of one pitch: they start and end alike.
-        Math.abs(b.left - a.left) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb) &&
-        Math.abs(b.right - a.right) <= END_TOLERANCE_IN_HEIGHTS * Math.max(ha, hb);
+        endsAlike(a, b, Math.max(ha, hb));
       if (!alike) break;
       group.push(b);
     }
@@ -277,7 +295,65 @@ export function mrzBandPixels(grey: Uint8Array, width: number, band: MrzBand): G
       out[y * w + x] = Math.round(upper * (1 - fy) + lower * fy);
     }
   }
-  return { data: out, width: w, height: h };
+  return unleaned({ data: out, width: w, height: h });
+}
+
+/** Leans tried (horizontal px per vertical px), up to ±0.36 (~20°), and the step between them. */
+const MAX_LEAN = 0.36;
+const LEAN_STEP = 0.02;
+
+/**
+ * The band with its glyphs stood upright. A photo taken from one side (perspective) or a page
+ * sheared in the frame leaves the lines level once turned but every glyph leaning, which both the
+ * glyph reader's cells and the OCR read worse. OCR-B's stems are upright, so the lean is the shear
+ * whose column projection of the stems' edges is the sharpest; rows are shifted to undo it.
+ */
+export function unleaned(image: GreyImage): GreyImage {
+  const { data, width, height } = image;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y++)
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      const d = data[i + 1] - data[i - 1];
+      if (d > EDGE_STEP || d < -EDGE_STEP) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+  if (xs.length < 50) return image;
+  const middle = height / 2;
+  const pad = Math.ceil(MAX_LEAN * middle) + 2;
+  const sharpness = (lean: number) => {
+    const columns = new Uint32Array(width + 2 * pad);
+    for (let i = 0; i < xs.length; i++) columns[Math.round(xs[i] + lean * (ys[i] - middle)) + pad]++;
+    let score = 0;
+    for (const c of columns) score += c * c;
+    return score;
+  };
+  let best = { lean: 0, score: sharpness(0) };
+  for (let k = 1; k * LEAN_STEP <= MAX_LEAN + 1e-9; k++)
+    for (const lean of [k * LEAN_STEP, -k * LEAN_STEP]) {
+      const score = sharpness(lean);
+      if (score > best.score) best = { lean, score };
+    }
+  // An upright zone scores best at 0 or next to it: resampling it would only blur its glyphs.
+  if (Math.abs(best.lean) < 1.5 * LEAN_STEP) return image;
+  const { lean } = best;
+  const shift = Math.ceil(Math.abs(lean) * middle);
+  const w = width + 2 * shift;
+  const out = new Uint8Array(w * height).fill(255);
+  for (let y = 0; y < height; y++) {
+    // Upright pixel (x, y) lies at x − lean × (y − middle) in the leaning band (before the padding).
+    const offset = -lean * (y - middle) - shift;
+    for (let x = 0; x < w; x++) {
+      const sx = x + offset;
+      const x0 = Math.floor(sx);
+      if (x0 < 0 || x0 + 1 >= width) continue;
+      const f = sx - x0;
+      out[y * w + x] = Math.round(data[y * width + x0] * (1 - f) + data[y * width + x0 + 1] * f);
+    }
+  }
+  return { data: out, width: w, height };
 }
 
 /** A band's pixels as a binary PGM file: what the OCR is given, with no PNG to encode or decode. */

@@ -68,6 +68,44 @@ describe('MRZ fields', () => {
     expect(parseMrzLines(badState, parse)).toMatchObject({ found: true, valid: false });
   });
 
+  it('reads a Z taken for a 7 in optional data when the check digit says so', () => {
+    const misread = [ICAO_TD3[0], ICAO_TD3[1].replace('ZE184', '7E184')];
+    expect(correctMrz(misread)).toEqual(ICAO_TD3);
+  });
+
+  it("reads a visa's zone (MRV-A, MRV-B): three check digits, no composite, optional data as printed", () => {
+    // ICAO 9303 part 7's specimens, issued by Utopia to a person of unstated nationality (XXX).
+    const mrvA = [
+      'VIUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+      'L8988901C4XXX4009078F96121096ZE184226B<<<<<<',
+    ];
+    const mrvB = ['VIUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'];
+    for (const zone of [mrvA, mrvB])
+      expect(parseMrzLines(correctMrz(zone, isState), parse)).toMatchObject({
+        found: true,
+        valid: true,
+        lines: zone,
+        documentCode: 'VI',
+        issuingState: 'UTO',
+        person: {
+          lastName: 'ERIKSSON',
+          firstName: 'ANNA MARIA',
+          documentNumber: 'L8988901C',
+          nationality: 'XXX',
+          dateOfBirth: '1940-09-07',
+          expiryDate: '1996-12-10',
+          sex: 'F',
+        },
+      });
+    // The last two places are optional data on a visa, not check digits: letters stay letters.
+    const lettersAtEnd = [mrvA[0], mrvA[1].replace('B<<<<<<', 'B<<<<OB')];
+    expect(correctMrz(lettersAtEnd)).toEqual(lettersAtEnd);
+    const badDigit = [mrvA[0], mrvA[1].replace('4009078', '4009079')];
+    expect(parseMrzLines(correctMrz(badDigit), parse)).toMatchObject({ found: true, valid: false });
+    const noDate = [mrvB[0], mrvB[1].replace('4009078', '4013078')];
+    expect(parseMrzLines(noDate, parse)).toMatchObject({ found: true, valid: false });
+  });
+
   it('leaves lines of no ICAO format as they are', () => {
     expect(correctMrz(['ABC<<', 'D0E<<'])).toEqual(['ABC<<', 'D0E<<']);
   });

@@ -20,6 +20,32 @@ export const MRZ_FIELDS: Record<number, readonly string[]> = {
   30: [`AAAAA${'X'.repeat(9)}N${'X'.repeat(15)}`, `NNNNNNNANNNNNNNAAA${'X'.repeat(11)}N`, 'A'.repeat(30)],
 };
 
+/**
+ * A visa's zone (ICAO 9303 part 7: MRV-A on two lines of 44, MRV-B of 36, document code `V…`)
+ * lays out its second line as a passport's up to the expiry date's check digit, then holds
+ * optional data to the end: no personal number check digit, no composite one.
+ */
+const VISA_FIELDS: Record<number, readonly string[]> = {
+  44: ['A'.repeat(44), `${'X'.repeat(9)}NAAANNNNNNNANNNNNNN${'X'.repeat(16)}`],
+  36: ['A'.repeat(36), `${'X'.repeat(9)}NAAANNNNNNNANNNNNNN${'X'.repeat(8)}`],
+};
+
+/** Whether lines of a two-line format are a visa's (its document code starts with `V`). */
+export const isVisaZone = (lines: readonly string[]) =>
+  lines.length === 2 && lines[0]?.startsWith('V') && VISA_FIELDS[lines[0].length] !== undefined;
+
+/**
+ * The field kinds of the positions of a zone of `lineCount` lines whose first line is `first`
+ * (`MRZ_FIELDS`, or a visa's), or undefined for no ICAO format. The first line's own kinds do not
+ * depend on it, so a reader may read it first and then look up the rest.
+ */
+export function mrzFieldLayout(lineCount: number, first: string): readonly string[] | undefined {
+  if (!MRZ_FORMATS[lineCount]?.includes(first.length)) return undefined;
+  return lineCount === 2 && first.startsWith('V') ? VISA_FIELDS[first.length] : MRZ_FIELDS[first.length];
+}
+
+const mrzFieldsOf = (lines: readonly string[]) => mrzFieldLayout(lines.length, lines[0] ?? '');
+
 const DIGIT = /[0-9<]/;
 const LETTER = /[A-Z<]/;
 /** Whether a character may stand at a position of field kind `field` (`A`, `N` or `X`). */
@@ -84,6 +110,31 @@ const value = (char: string) => {
   return 0;
 };
 
+/** The check digits of a zone of an ICAO format: a visa's are its number's and dates' only. */
+const mrzChecksOf = (lines: readonly string[]): CheckDigit[] =>
+  isVisaZone(lines) ? CHECKS[lines[0].length].slice(0, 3) : (CHECKS[lines[0].length] ?? []);
+
+/**
+ * How many check digits of a zone hold (a check digit `<` over an all-filler field, as optional
+ * data left empty, holds too), and of how many; none of none for lines of no ICAO format.
+ */
+export function mrzCheckDigitsHeld(lines: readonly string[]): { held: number; of: number } {
+  if (!mrzFieldsOf(lines) || lines.some((l) => l.length !== lines[0].length)) return { held: 0, of: 0 };
+  const checks = mrzChecksOf(lines);
+  const held = checks.filter(({ digit: [dl, dk], spans }) => {
+    const text = spans.map(([l, from, to]) => lines[l].slice(from, to)).join('');
+    const d = lines[dl][dk];
+    return d === '<' ? /^<*$/.test(text) : String(checkDigit(text)) === d;
+  }).length;
+  return { held, of: checks.length };
+}
+
+/** Whether every check digit of a zone holds. */
+export function mrzCheckDigitsHold(lines: readonly string[]): boolean {
+  const { held, of } = mrzCheckDigitsHeld(lines);
+  return of > 0 && held === of;
+}
+
 /** ICAO 9303's check digit of a string: weights 7, 3, 1 over the characters' values, mod 10. */
 export function checkDigit(text: string): number {
   let sum = 0;
@@ -124,7 +175,9 @@ const LOOKALIKES: Record<string, string> = {
   '1': 'I',
   I: '1',
   '2': 'Z',
-  Z: '2',
+  // OCR-B's Z and 7 differ by the Z's foot only, which blur or a small print loses.
+  Z: '27',
+  '7': 'Z',
   '5': 'S',
   S: '5',
   '8': 'B',
@@ -183,9 +236,8 @@ const MAX_TRIES = 512;
  */
 export function correctMrz(lines: readonly string[], isState?: (code: string) => boolean): string[] {
   const length = lines[0]?.length ?? 0;
-  const fields = MRZ_FIELDS[length];
-  if (!fields || !MRZ_FORMATS[lines.length]?.includes(length) || lines.some((l) => l.length !== length))
-    return [...lines];
+  const fields = mrzFieldsOf(lines);
+  if (!fields || lines.some((l) => l.length !== length)) return [...lines];
   const chars = lines.map((line, l) =>
     [...line].map((c, k) => {
       const field = fields[l][k];
@@ -208,7 +260,7 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
     check.spans.forEach(([l, from, to]) => {
       for (let k = from; k < to; k++) settled.add(`${l}:${k}`);
     });
-  for (const check of CHECKS[length]) {
+  for (const check of mrzChecksOf(lines)) {
     if (holds(check)) {
       settle(check);
       continue;

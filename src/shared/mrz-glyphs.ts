@@ -10,7 +10,7 @@
  */
 import { MRZ_ALPHABET, mrzLines, parseMrzLines, type MrzParseResult, type MrzRead } from './document-reading';
 import type { GreyImage } from './mrz-band';
-import { correctMrz, MRZ_FIELDS, MRZ_FORMATS, mrzAllows } from './mrz-fields';
+import { correctMrz, MRZ_FIELDS, MRZ_FORMATS, mrzAllows, mrzFieldLayout } from './mrz-fields';
 import { GLYPH_TEMPLATES } from './mrz-glyph-templates';
 
 /** Size of a glyph's feature: its cell resampled to this grid. */
@@ -204,17 +204,38 @@ function lineSlope(image: GreyImage, threshold: number, line: TextLine) {
   return { slope, middle: (sy - slope * sx) / n, height: heights[Math.floor(n / 2)] };
 }
 
+/**
+ * The lines as found, and, where their ends disagree, cut to each other's ends: lines of one zone
+ * start and end alike, so a line longer than another at one end has joined something beside the
+ * zone there (a page edge's shadow, a smudge of the copy); the reading whose cuts fit best wins.
+ */
+function lineEnds(lines: TextLine[]): TextLine[][] {
+  const tolerance = Math.max(...lines.map((l) => l.bottom - l.top)) / 2;
+  const distinct = (values: number[]) =>
+    values.filter((v, i) => values.findIndex((w) => Math.abs(w - v) <= tolerance) === i);
+  const lefts = distinct(lines.map((l) => l.left));
+  const rights = distinct(lines.map((l) => l.right));
+  if (lefts.length === 1 && rights.length === 1) return [lines];
+  return lefts.flatMap((left) =>
+    rights.map((right) =>
+      lines.map((l) => ({ ...l, left: Math.max(l.left, left), right: Math.min(l.right, right) })),
+    ),
+  );
+}
+
 /** Cuts the band's lines into glyph cells (null when it does not look like 2–3 fixed-pitch lines). */
 export function glyphCells(image: GreyImage): { threshold: number; lines: GlyphCell[][] } | null {
   const threshold = otsu(image.data);
   const lines = textLines(image, threshold);
   const formats = MRZ_FORMATS[lines.length];
   if (!formats) return null;
-  const fits = formats.map((glyphs) => ({ glyphs, ...fitPitch(lines, glyphs) }));
+  const fits = lineEnds(lines).flatMap((ends) =>
+    formats.map((glyphs) => ({ glyphs, lines: ends, ...fitPitch(ends, glyphs) })),
+  );
   const fit = fits.reduce((a, b) => (b.cost < a.cost ? b : a));
   // A right count leaves the cuts almost clear of print.
   if (fit.cost > 0.06) return null;
-  const cells = lines.map((line, index) => {
+  const cells = fit.lines.map((line, index) => {
     const { slope, middle, height } = lineSlope(image, threshold, line);
     const cells: GlyphCell[] = [];
     for (let k = 0; k < fit.glyphs; k++) {
@@ -335,13 +356,16 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
   const cells = cut.lines;
   const features = cells.map((line) => line.map((cell) => glyphFeature(image, cell, cut.threshold)));
   let best: { total: number; reading: GlyphReading } | undefined;
-  const fields = MRZ_FIELDS[cells[0].length];
   for (const { font, glyphs } of templates()) {
     let minScore = 1;
     let minMargin = 1;
     let total = 0;
-    const lines = features.map((line, l) =>
-      line
+    // The first line's field kinds are the format's; the others' follow from it (a visa's `V`).
+    let fields = MRZ_FIELDS[cells[0].length];
+    let firstLine = '';
+    const lines = features.map((line, l) => {
+      if (l === 1) fields = mrzFieldLayout(features.length, firstLine) ?? fields;
+      const text = line
         .map((feature, k) => {
           let first = -Infinity;
           let second = -Infinity;
@@ -358,8 +382,10 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
           total += first;
           return MRZ_ALPHABET[char];
         })
-        .join(''),
-    );
+        .join('');
+      if (l === 0) firstLine = text;
+      return text;
+    });
     // The typeface is the one whose glyphs match the zone best overall.
     if (!best || total > best.total)
       best = {

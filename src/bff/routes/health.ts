@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { BffDeps } from '../deps';
+import { openUnlimitedRoute } from '@/server-shared/route-rules';
 
 const healthSchema = z.object({ ok: z.boolean(), upstream: z.enum(['ok', 'unavailable', 'error']) });
 
@@ -12,7 +13,7 @@ const healthSchema = z.object({ ok: z.boolean(), upstream: z.enum(['ok', 'unavai
 export function healthRoutes(app: FastifyInstance, { upstream }: BffDeps) {
   app.get(
     '/api/health',
-    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    { ...openUnlimitedRoute, schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (_request, reply) => {
       const status = await upstream.credentialsWork();
       return reply.code(status === 'ok' ? 200 : 503).send({ ok: status === 'ok', upstream: status });

@@ -12,7 +12,8 @@ export function staffEventRoutes(app: FastifyInstance, { hub, config }: BffDeps)
     for (const res of open) res.end();
   });
 
-  app.get('/api/staff/events', (request, reply) => {
+  // Long-lived: the per-address rate limit would count every console's reconnects.
+  app.get('/api/staff/events', { config: { rateLimit: false } }, (request, reply) => {
     const res = reply.raw;
     reply.hijack();
     res.writeHead(200, {

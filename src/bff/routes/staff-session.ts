@@ -4,6 +4,7 @@ import { staffLoginSchema, staffSessionSchema } from '@/shared/contract/bff-api'
 import type { BffDeps } from '../deps';
 import { authError, BffHttpError } from '../errors';
 import { signedCookie, STAFF_COOKIE, STAFF_SESSION_MS } from '../http/sessions';
+import { openRoute } from '@/server-shared/route-rules';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -24,31 +25,35 @@ export function staffSessionRoutes(app: FastifyInstance, deps: BffDeps) {
   const { store, config, loginLimiter } = deps;
 
   const answers = { response: { 200: staffSessionSchema } };
-  app.post('/api/staff/login', { schema: { body: staffLoginSchema, ...answers } }, async (request, reply) => {
-    if (!(await loginLimiter.attempt(request.ip))) {
-      throw new BffHttpError(429, {
-        code: 'staff.tooManyAttempts',
-        type: 'AuthError',
-        message: 'Too many sign-in attempts; wait a minute.',
+  app.post(
+    '/api/staff/login',
+    { ...openRoute, schema: { body: staffLoginSchema, ...answers } },
+    async (request, reply) => {
+      if (!(await loginLimiter.attempt(request.ip))) {
+        throw new BffHttpError(429, {
+          code: 'staff.tooManyAttempts',
+          type: 'AuthError',
+          message: 'Too many sign-in attempts; wait a minute.',
+        });
+      }
+      const { password } = request.body as { password: string };
+      if (!passwordMatches(password, config.staffPassword))
+        throw authError('Wrong password.', 'staff.badPassword');
+      await loginLimiter.succeeded(request.ip);
+      const id = randomUUID();
+      const expiresAt = new Date(Date.now() + STAFF_SESSION_MS);
+      await store.createStaffSession(id, expiresAt);
+      void reply.setCookie(STAFF_COOKIE, id, {
+        signed: true,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        path: '/',
+        maxAge: STAFF_SESSION_MS / 1000,
       });
-    }
-    const { password } = request.body as { password: string };
-    if (!passwordMatches(password, config.staffPassword))
-      throw authError('Wrong password.', 'staff.badPassword');
-    await loginLimiter.succeeded(request.ip);
-    const id = randomUUID();
-    const expiresAt = new Date(Date.now() + STAFF_SESSION_MS);
-    await store.createStaffSession(id, expiresAt);
-    void reply.setCookie(STAFF_COOKIE, id, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      path: '/',
-      maxAge: STAFF_SESSION_MS / 1000,
-    });
-    return { authenticated: true, expiresAt: expiresAt.toISOString() };
-  });
+      return { authenticated: true, expiresAt: expiresAt.toISOString() };
+    },
+  );
 
   app.post(
     '/api/staff/logout',

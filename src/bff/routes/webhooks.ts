@@ -4,6 +4,7 @@ import { creditCheckResultEventSchema } from '@/shared/contract/credit-check';
 import { verificationEventSchema } from '@/shared/contract/webhooks';
 import type { BffDeps } from '../deps';
 import { BffHttpError, validationError } from '../errors';
+import { openUnlimitedRoute } from '@/server-shared/route-rules';
 
 const badSignature = () =>
   new BffHttpError(401, {
@@ -79,7 +80,7 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync }: Bff
       return { body, json, hash: createHash('sha256').update(body).digest('hex') };
     };
 
-    scope.post('/webhooks/verification', async (request, reply) => {
+    scope.post('/webhooks/verification', openUnlimitedRoute, async (request, reply) => {
       const { body, json, hash } = verified(request);
       const event = verificationEventSchema.safeParse(json);
       if (!event.success) throw validationError('Not a verification event.', 'webhook.invalid');

@@ -6,8 +6,9 @@ import {
   mrzVerdict,
   parseArgentinePdf417,
   readsMrz,
+  type MrzRead,
 } from '@/shared/document-reading';
-import { shapeMismatch } from '@/shared/document-outline';
+import { identityFront, shapeMismatch, zoneShaped } from '@/shared/document-outline';
 import type { DocumentType } from '@/shared/flow';
 import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -52,12 +53,16 @@ export interface MarkerOption {
 export interface CustomDocumentContext extends MarkerOption {
   page: 'front' | 'back' | 'multi';
   multiPageAllowed: boolean;
+  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
+  verification?: string;
 }
 
 export interface BankStatementContext extends MarkerOption {
   password?: string;
   country: string;
   institutionId: string;
+  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
+  verification?: string;
 }
 
 /** Marker codes each input accepts; request-level codes (file names, order) never come from a file. */
@@ -287,7 +292,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const zoneMeansBack = ctx.page === 'front' && mrzPage(ctx.type, ctx.country) === 'back';
     const photo = await checkPhoto(file, facts, {
       pdf417: readsPdf417,
-      mrz: readsMrz(ctx) || zoneMeansBack,
+      mrz: readsMrz(ctx) || zoneMeansBack || wantsFace,
       faces: wantsFace || portraitMeansFront,
       document: true,
       unusable: 'documentPhoto.unexpectedData',
@@ -328,6 +333,53 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         facts,
       );
     }
+    // An identity document's front shows its holder's portrait, a zone or a barcode: a page of
+    // print with none of them (a screenshot of text, a letter on a table) is no document, whatever
+    // its outline (`identityFront`). Each is looked for once here and its reading kept for the
+    // codes below.
+    let zoneRead: { mrz: MrzRead; seen: boolean } | undefined;
+    const readZone = async () => {
+      if (zoneRead) return zoneRead;
+      let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
+      const shaped = (read: MrzRead) => read.found && zoneShaped(read.lines);
+      let seen = shaped(mrz);
+      // The straightened document's zone stands only where it passes its check digits and the
+      // whole photo's does not: the finder never makes a reading worse.
+      if (!(mrz.found && mrz.valid) && photo.mrzCropBands?.length) {
+        const fromCrop = await readMrzBands(photo.mrzCropBands);
+        seen ||= shaped(fromCrop);
+        if (fromCrop.found && fromCrop.valid) mrz = fromCrop;
+      }
+      return (zoneRead = { mrz, seen });
+    };
+    let faces: Awaited<ReturnType<typeof documentFaces>> = null;
+    if (wantsFace) {
+      // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
+      let ran = true;
+      const looked = async (image: string | FacePixels, inside?: { x: number; y: number }[]) =>
+        documentFaces(image, facts, inside).catch((error: unknown) => {
+          markNotChecked(facts, 'faces', `the portrait could not be looked for: ${whyNotRun(error)}`);
+          ran = false;
+          return null;
+        });
+      // On the whole photo, the portrait is a face on the found document; then on the document
+      // straightened, where a portrait far in the frame is larger.
+      faces = await looked(photo.faces ?? file.path, photo.document?.quad);
+      if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
+      const portrait = ran ? faces !== 'noFace' : null;
+      // A zone is read on any front: passports and TD2 cards print it there (the OCR runs only on a
+      // front without a portrait, or where the flow reads the zone anyway).
+      const zone = portrait && !readsMrz(ctx) ? null : (await readZone()).seen;
+      const barcode = readsPdf417 ? (photo.pdf417?.found ?? false) : false;
+      if (identityFront({ portrait, zone, barcode }) === 'no') {
+        return fail(
+          'documentPhoto.noDocument',
+          'the photo shows no portrait, machine-readable zone or barcode of an identity document',
+          facts,
+        );
+      }
+    }
+
     // The outline's shape names the type only where nothing read from the document decides: a zone
     // or barcode that is read, or that the flow requires and is missing, is the stronger word.
     const wrongShape = shapeMismatch(photo.document?.aspect, ctx.type);
@@ -351,13 +403,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     }
 
     if (readsMrz(ctx)) {
-      let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
-      // The straightened document's zone stands only where it passes its check digits and the
-      // whole photo's does not: the finder never makes a reading worse.
-      if (!(mrz.found && mrz.valid) && photo.mrzCropBands?.length) {
-        const fromCrop = await readMrzBands(photo.mrzCropBands);
-        if (fromCrop.found && fromCrop.valid) mrz = fromCrop;
-      }
+      const { mrz } = await readZone();
       facts.mrz = mrz.found && mrz.valid;
       if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, mrz.person);
       const verdict = mrzVerdict(mrz, ctx);
@@ -371,14 +417,6 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();
 
     if (wantsFace) {
-      // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
-      const looked = async (image: string | FacePixels) =>
-        documentFaces(image, facts).catch((error: unknown) => {
-          markNotChecked(facts, 'faces', `the portrait could not be looked for: ${whyNotRun(error)}`);
-          return null;
-        });
-      let faces = await looked(photo.faces ?? file.path);
-      if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
       if (faces === 'noFace' && ctx.faceRequired) {
         return fail('documentPhoto.noFace', markerMessages['documentPhoto.noFace'] ?? '', facts);
       }
@@ -474,10 +512,21 @@ function beyondVideoLimits(container: { durationSeconds?: number; width?: number
   return null;
 }
 
+/**
+ * A PDF that could not be read (out of time, no reader) is neither refused (nothing is known
+ * against it) nor passed: it is accepted with `notChecked.pdf`, and processing reports the step it
+ * feeds as not checked, so the verification ends in `reviewNeeded`.
+ */
+function notCheckedPdf(reason: string, facts: InputFacts): CheckOutcome {
+  facts.notChecked = { ...facts.notChecked, pdf: reason };
+  return pass(facts);
+}
+
 export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
     if (file.format === 'pdf') {
-      const opened = await readPdf(file.path, { textPages: 5 });
+      const opened = await readPdf(file.path, { textPages: 5, owner: ctx.verification });
+      if (!opened.ok && opened.reason === 'notChecked') return notCheckedPdf(opened.message, facts);
       if (!opened.ok) return fail('documentPhoto.unexpectedData', opened.message, facts);
       const marked = await pdfMarkerOutcome(file, opened.info, markerFamilies.custom, facts, ctx.markers);
       if (marked) return marked;
@@ -512,7 +561,12 @@ export function checkBankStatement(file: StoredFile, ctx: BankStatementContext):
       if (scenario) return markerOutcome(scenario, facts);
       return fail('bankDocument.statementNotSupported', 'only PDF statements with text can be read', facts);
     }
-    const opened = await readPdf(file.path, { password: ctx.password, textPages: MAX_TEXT_PAGES });
+    const opened = await readPdf(file.path, {
+      password: ctx.password,
+      textPages: MAX_TEXT_PAGES,
+      owner: ctx.verification,
+    });
+    if (!opened.ok && opened.reason === 'notChecked') return notCheckedPdf(opened.message, facts);
     if (!opened.ok) {
       if (opened.reason === 'needPassword' && !ctx.password) {
         return fail(

@@ -13,6 +13,8 @@ export interface DocumentFound {
   verdict: OutlineVerdict['kind'];
   /** Long side / short side of the framed document. */
   aspect?: number;
+  /** The framed document's corners, as shares of the photo's width and height (any decode size). */
+  quad?: { x: number; y: number }[];
   /** The document straightened (perspective warp), at the decode's resolution: barcode and portrait. */
   crop?: RgbaPixels;
   /** The same, MRZ_OCR_WIDTH wide: the MRZ band finder reads it as it is. */
@@ -84,6 +86,10 @@ export async function findDocument(
   if (verdict.kind === 'framed') {
     found.aspect = Math.round(verdict.aspect * 1000) / 1000;
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
+    found.quad = quad.map((p) => ({
+      x: Math.round((p.x / image.width) * 1e4) / 1e4,
+      y: Math.round((p.y / image.height) * 1e4) / 1e4,
+    }));
     let { width, height } = quadSize(quad);
     width = Math.round(Math.min(width, image.width * 1.2));
     height = Math.round(Math.min(height, image.height * 1.2));

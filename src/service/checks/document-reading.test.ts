@@ -53,6 +53,16 @@ describe('MRZ lines and parsing', () => {
     const long = `${l1.replace(/<<<<<<<<$/, '')}<<<<LL<<<LL<L<`;
     expect(long.length).toBeGreaterThan(46);
     expect(mrzLines(`${long}\n${l2}`)).toEqual([l1, l2]);
+    // A data line read a character too long, at its start or its end: the window whose check
+    // digits hold.
+    expect(mrzLines(`${l1}\nL${l2}`)).toEqual([l1, l2]);
+    expect(mrzLines(`${l1}\n1${l2}K`)).toEqual([l1, l2]);
+    expect(mrzLines(`${l1}\n${l2}1`)).toEqual([l1, l2]);
+    // A data line with no filler (a visa's full optional data) beside a name line with some; text
+    // lines of capitals and digits alone are no zone.
+    const full = `${l2.slice(0, 28)}LONDON0AMS803085`;
+    expect(mrzLines(`${l1}\n${full}`)).toEqual([l1, full]);
+    expect(mrzLines(`${full}\n${full.replace('LONDON', 'MADRID')}`)).toEqual([]);
   });
 
   it('reads the person and the dates with their century; a wrong check digit is invalid', () => {
@@ -99,6 +109,12 @@ describe('claims against what the document says', () => {
     expect(mrzVerdict(read, { type: 'passport', country: 'AR' })).toBe('countryMismatch');
     expect(mrzVerdict(read, { type: 'national-id', country: 'GB' })).toBe('typeMismatch');
     expect(mrzVerdict({ found: false }, { type: 'passport', country: 'GB' })).toBe('noMrz');
+    const visa = parseMrzLines([
+      'VIUTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<',
+      'L8988901C4XXX4009078F9612109<<<<<<<<',
+    ]);
+    expect(visa).toMatchObject({ found: true, valid: true, documentCode: 'VI' });
+    expect(mrzVerdict(visa, { type: 'passport', country: 'GB' })).toBe('typeMismatch');
     expect(mrzVerdict({ found: true, valid: false, lines: [] }, { type: 'passport', country: 'GB' })).toBe(
       'badMrz',
     );

@@ -137,6 +137,15 @@ export interface DescriptorViews {
 }
 
 /**
+ * The views the face match describes a face from: the aligned chip and the same chip turned 4°
+ * either way, their descriptors averaged (the pose and the landmarks' jitter then weigh less). With
+ * the distance as the score (face-rules.ts, descriptorSimilarity), bench:descriptors on the dev set:
+ * FRR at FAR ≤ 0.1 % 11.5 → 7.1 % and equal error 1.9 → 1.3 % against one view and the cosine,
+ * better in 69 and worse in 3 of 80 halves of random people splits; ~70 ms a face instead of ~30.
+ */
+export const FACE_MATCH_VIEWS: DescriptorViews = { turns: [0, -4, 4] };
+
+/**
  * The 128-d descriptor of the face whose mesh is given, in `image` (int32 or float RGB,
  * [height, width, 3]); undefined when the mesh lacks the landmarks the chip is cut along. With
  * several views, the mean of their descriptors (one batch through the network).

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import {
   FACE_INPUT_LONG_SIDE,
+  FACE_MAX_DETECTED,
+  FACE_MIN_CONFIDENCE,
   FACE_USE_MODELS,
   faceUseConfig,
   humanConfig,
@@ -14,7 +16,12 @@ import {
 } from '@/shared/face-rules';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
-import { loadRecognitionNet, recognitionDescriptor, type RecognitionNet } from './face-recognition';
+import {
+  FACE_MATCH_VIEWS,
+  loadRecognitionNet,
+  recognitionDescriptor,
+  type RecognitionNet,
+} from './face-recognition';
 import type { FacePixels } from './image';
 
 /**
@@ -35,15 +42,21 @@ interface TfCore {
   slice(x: Tensor, begin: number[], size: number[]): Tensor;
   io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
 }
-interface HumanFace {
+export interface HumanFace {
   box: [number, number, number, number];
   boxScore?: number;
   score: number;
   mesh: [number, number, number?][];
 }
+export interface DetectorModel {
+  inputs: { shape?: number[] }[];
+  execute(input: Tf.Tensor): Tf.Tensor | Tf.Tensor[];
+}
 interface HumanInstance {
   load(): Promise<void>;
   detect(input: Tensor, config?: unknown): Promise<{ face: HumanFace[]; error?: string | null }>;
+  /** The loaded graph models by name; the crowd tiles run `blazeface` directly (tileCandidates). */
+  models: { models: Record<string, unknown> };
 }
 
 /** Where the Human models live in node_modules; only the ones named in FACE_MODELS are read. */
@@ -168,7 +181,7 @@ export function detectFacesInPixels(
     try {
       let judgement = await judge(tensor, width, height);
       if (options.crowd && judgement.faces.length <= 1) {
-        judgement = await withCrowd(judgement, { human, tf, tensor, width, height, use });
+        judgement = await withCrowd(judgement, { human, tf, tensor, values, width, height, use });
       }
       if (use === 'descriptor' && judgement.faces.length === 0) {
         // Only for the face match, and only after nothing was found (a tight crop: see withBorder).
@@ -180,7 +193,12 @@ export function detectFacesInPixels(
       // The face match compares the largest face only: the others get no descriptor.
       const [largest] = judgement.faces;
       if (FACE_USE_MODELS[use].descriptor && largest) {
-        const embedding = await recognitionDescriptor(net, tensor as unknown as Tf.Tensor3D, largest.mesh);
+        const embedding = await recognitionDescriptor(
+          net,
+          tensor as unknown as Tf.Tensor3D,
+          largest.mesh,
+          FACE_MATCH_VIEWS,
+        );
         if (embedding) largest.embedding = embedding;
       }
       // Without the iris model the lid landmarks do not tell open from closed: not a measure to record.
@@ -194,11 +212,149 @@ export function detectFacesInPixels(
   return run;
 }
 
-/** The detector alone, for a first look at a crowd tile. */
-const DETECTOR_ONLY = { face: { mesh: { enabled: false }, iris: { enabled: false } } };
-
 /** Share of each side a crowd tile covers: 2 × 2 tiles overlapping by a fifth. */
 const CROWD_TILE_SHARE = 0.6;
+
+/** Human's defaults for its blazeface detector (its config.ts; humanConfig leaves them as they are). */
+const DETECTOR_IOU_THRESHOLD = 0.1;
+const DETECTOR_BOX_SCALE = 1.4;
+
+/** Blazeface's anchor centres at 256 px (Human's facemeshutil generateAnchors): 16 × 16 × 2, then 8 × 8 × 6. */
+function blazefaceAnchors(size: number) {
+  const anchors: [number, number][] = [];
+  for (const [stride, count] of [
+    [size / 16, 2],
+    [size / 8, 6],
+  ]) {
+    const cells = Math.floor((size + stride - 1) / stride);
+    for (let y = 0; y < cells; y++)
+      for (let x = 0; x < cells; x++)
+        for (let n = 0; n < count; n++) anchors.push([stride * (x + 0.5), stride * (y + 0.5)]);
+  }
+  return anchors;
+}
+
+/**
+ * The detector-only reading of a crowd tile, as Human's `detect` with the mesh off returns it
+ * (its blazeface.ts getBoxes and facemesh.ts predict: anchors, non-max suppression, the box
+ * scaled to the tile, enlarged by 1.4, squared and clamped, the score rounded to 0.01), from the
+ * tile already resized to the detector's 256 × 256. Calling the model directly spares what
+ * `detect` does to the tile first: slicing it out of the image at full size, casting and
+ * resizing it (~45 of the ~75 ms a tile cost on the dev set's selfies).
+ */
+async function detectorFaces(
+  tf: typeof Tf,
+  detector: DetectorModel,
+  resized: Tf.Tensor4D,
+  tileWidth: number,
+  tileHeight: number,
+): Promise<HumanFace[]> {
+  const size = resized.shape[1];
+  const outputs = tf.tidy(() => {
+    const input = tf.sub(tf.div(resized, 127.5), 1);
+    // Four outputs (Human's "pinto" case): scores and boxes of the 512 fine anchors and the 384 coarse ones.
+    const res = (detector.execute(input) as Tf.Tensor[]).slice().sort((a, b) => a.size - b.size);
+    const fine = tf.concat([res[1], res[3]], 2);
+    const coarse = tf.concat([res[0], res[2]], 2);
+    return tf.squeeze(tf.concat([fine, coarse], 1), [0]) as Tf.Tensor2D;
+  });
+  const rows = (await outputs.array()) as number[][];
+  outputs.dispose();
+  const anchors = blazefaceAnchors(size);
+  const corners = rows.map((r, i) => {
+    const [cx, cy] = [r[1] + anchors[i][0], r[2] + anchors[i][1]];
+    return [cx - r[3] / 2, cy - r[4] / 2, cx + r[3] / 2, cy + r[4] / 2];
+  });
+  const scores = rows.map((r) => 1 / (1 + Math.exp(-r[0])));
+  const boxesT = tf.tensor2d(corners);
+  const scoresT = tf.tensor1d(scores);
+  const kept = await tf.image.nonMaxSuppressionAsync(
+    boxesT,
+    scoresT,
+    FACE_MAX_DETECTED,
+    DETECTOR_IOU_THRESHOLD,
+    FACE_MIN_CONFIDENCE,
+  );
+  const indices = Array.from(await kept.data());
+  tf.dispose([boxesT, scoresT, kept]);
+  const [fx, fy] = [tileWidth / size, tileHeight / size];
+  const faces: HumanFace[] = [];
+  for (const i of indices) {
+    const score = Math.round(100 * scores[i]) / 100;
+    if (scores[i] <= FACE_MIN_CONFIDENCE || score <= FACE_MIN_CONFIDENCE) continue;
+    const [x0, y0, x1, y1] = [corners[i][0] * fx, corners[i][1] * fy, corners[i][2] * fx, corners[i][3] * fy];
+    const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    const half = (Math.max(x1 - x0, y1 - y0) * DETECTOR_BOX_SCALE) / 2;
+    const [sx, sy, ex, ey] = [
+      Math.round(cx - half),
+      Math.round(cy - half),
+      Math.round(cx + half),
+      Math.round(cy + half),
+    ];
+    if (ex - sx <= 0) continue;
+    const box: HumanFace['box'] = [
+      Math.trunc(Math.max(0, sx)),
+      Math.trunc(Math.max(0, sy)),
+      Math.trunc(Math.min(tileWidth, ex) - Math.max(0, sx)),
+      Math.trunc(Math.min(tileHeight, ey) - Math.max(0, sy)),
+    ];
+    faces.push({ box, boxScore: score, score, mesh: [] });
+  }
+  return faces;
+}
+
+/** The four crowd tiles of an image: 2 × 2, each CROWD_TILE_SHARE of a side, overlapping. */
+function crowdTiles(width: number, height: number) {
+  const tileWidth = Math.ceil(width * CROWD_TILE_SHARE);
+  const tileHeight = Math.ceil(height * CROWD_TILE_SHARE);
+  return [0, width - tileWidth].flatMap((left) =>
+    [0, height - tileHeight].map((top) => ({ left, top, width: tileWidth, height: tileHeight })),
+  );
+}
+
+/**
+ * The detector-only reading of each crowd tile (boxes in the tile's pixels), what Human's `detect`
+ * with the mesh off returns for the tile. The four tiles are resized to the detector's size in one
+ * pass over the image, sampled where Human's resizeBilinear of each tile samples (pixel
+ * y · tileHeight / size of the tile, no corner alignment).
+ */
+export async function tileCandidates(
+  tf: typeof Tf,
+  detector: DetectorModel,
+  image: Tf.Tensor3D,
+  width: number,
+  height: number,
+): Promise<HumanFace[][]> {
+  const tiles = crowdTiles(width, height);
+  const size = detector.inputs[0].shape?.[1] ?? 256;
+  const resized = tf.tidy(() =>
+    tf.image.cropAndResize(
+      tf.expandDims(image, 0) as Tf.Tensor4D,
+      tiles.map((t) => [
+        t.top / (height - 1),
+        t.left / (width - 1),
+        (t.top + (t.height * (size - 1)) / size) / (height - 1),
+        (t.left + (t.width * (size - 1)) / size) / (width - 1),
+      ]),
+      tiles.map(() => 0),
+      [size, size],
+    ),
+  );
+  try {
+    const found: HumanFace[][] = [];
+    for (const [index, tile] of tiles.entries()) {
+      const one = tf.slice(resized, [index, 0, 0, 0], [1, size, size, 3]);
+      try {
+        found.push(await detectorFaces(tf, detector, one, tile.width, tile.height));
+      } finally {
+        one.dispose();
+      }
+    }
+    return found;
+  } finally {
+    resized.dispose();
+  }
+}
 
 /**
  * The detector reads the whole image at 256 px, so in a mosaic of 40 faces of 240 × 300 px on
@@ -211,9 +367,20 @@ const CROWD_TILE_SHARE = 0.6;
  */
 async function withCrowd(
   judgement: FaceJudgement,
-  at: { human: HumanInstance; tf: TfCore; tensor: Tensor; width: number; height: number; use: FaceUse },
+  at: {
+    human: HumanInstance;
+    tf: TfCore;
+    tensor: Tensor;
+    /** The tensor's int32 RGB values, row by row. */
+    values: Int32Array;
+    width: number;
+    height: number;
+    use: FaceUse;
+  },
 ): Promise<FaceJudgement> {
-  const { human, tf, tensor, width, height, use } = at;
+  const { human, tensor, values, width, height, use } = at;
+  const tf = at.tf as unknown as typeof Tf;
+  const detector = human.models.models.blazeface as DetectorModel;
   const tileWidth = Math.ceil(width * CROWD_TILE_SHARE);
   const tileHeight = Math.ceil(height * CROWD_TILE_SHARE);
   const margin = Math.min(width, height) * 0.02;
@@ -242,19 +409,25 @@ async function withCrowd(
     }));
     return judgeFaces(placed, width, height).faces.filter((face) => !counted(face));
   };
-  for (const left of [0, width - tileWidth]) {
-    for (const top of [0, height - tileHeight]) {
-      const tile = tf.slice(tensor, [top, left, 0], [tileHeight, tileWidth, 3]);
-      try {
-        // The detector alone first (a few ms a tile); the mesh, which drops boxes on a card's text,
-        // only runs where the detector saw a face not yet counted.
-        if (!newFaces(await human.detect(tile, DETECTOR_ONLY), left, top).length) continue;
-        const result = await human.detect(tile, faceUseConfig(use));
-        if (result.error) continue;
-        for (const face of newFaces(result, left, top)) faces.push(face);
-      } finally {
-        tile.dispose();
-      }
+  const candidates = await tileCandidates(tf, detector, tensor as unknown as Tf.Tensor3D, width, height);
+  for (const [index, { left, top }] of crowdTiles(width, height).entries()) {
+    // The detector alone first; the mesh, which drops boxes on a card's text, only runs where the
+    // detector saw a face not yet counted: Human's full detect on the tile at full size.
+    if (!newFaces({ face: candidates[index] }, left, top).length) continue;
+    // The tile's rows copied from the pixel values: the same int32 tensor as tf.slice gives, in
+    // ~1 ms, where the wasm backend's slice of a 3-d int32 tensor took 18–35 ms.
+    const rows = new Int32Array(tileWidth * tileHeight * 3);
+    for (let y = 0; y < tileHeight; y++) {
+      const from = ((top + y) * width + left) * 3;
+      rows.set(values.subarray(from, from + tileWidth * 3), y * tileWidth * 3);
+    }
+    const tile = tf.tensor3d(rows, [tileHeight, tileWidth, 3], 'int32');
+    try {
+      const result = await human.detect(tile as unknown as Tensor, faceUseConfig(use));
+      if (result.error) continue;
+      for (const face of newFaces(result, left, top)) faces.push(face);
+    } finally {
+      tile.dispose();
     }
   }
   if (faces.length === judgement.faces.length) return judgement;

@@ -1,5 +1,14 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
+import {
+  isJpegFrame,
+  isJpegHead,
+  isPngHead,
+  isProgressiveJpegFrame,
+  walkAsync,
+  walkJpeg,
+  walkPng,
+} from '@/shared/image-structure';
 
 /**
  * Metadata an image may carry before sharp is allowed to read it: sharp turns every PNG text
@@ -74,21 +83,13 @@ function jpegCoefficientBytes(sof: Buffer) {
   return factors.reduce((sum, f) => sum + mcusWide * (f >> 4) * mcusHigh * (f & 15) * 128, 0);
 }
 
-/** SOFn markers (C4 DHT, C8 JPG and CC DAC are not frames); the progressive ones. */
-const isFrame = (marker: number) =>
-  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-const isProgressiveFrame = (marker: number) =>
-  marker === 0xc2 || marker === 0xc6 || marker === 0xca || marker === 0xce;
-
 async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
   let total = 0;
-  for (let at = 8; at + 8 <= reader.size;) {
-    const header = await reader.bytes(at, 8);
-    if (!header) break;
-    const length = header.readUInt32BE(0);
-    const type = header.toString('latin1', 4, 8);
+  const read = (at: number, length: number) => reader.bytes(at, length);
+  await walkAsync(walkPng(reader.size), read, async ({ type, dataStart, dataEnd }) => {
+    const length = dataEnd - dataStart;
     if (type === 'IHDR') {
-      const ihdr = await reader.bytes(at + 8, 13);
+      const ihdr = await reader.bytes(dataStart, 13);
       if (ihdr && ihdr[12] === 1) {
         // Adam7: the decoder holds width × height × channels × bytes per sample.
         const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[ihdr[9]] ?? 4;
@@ -97,59 +98,44 @@ async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStr
           ihdr.readUInt32BE(0) * ihdr.readUInt32BE(4) * channels * (ihdr[8] === 16 ? 2 : 1);
       }
     }
-    if (PNG_METADATA.has(type)) {
-      total += length;
-      if (total > cap) return total;
-      const data = await reader.bytes(at + 8, length);
-      if (!data) break;
-      // zTXt and iCCP: keyword NUL method data; iTXt: keyword NUL flag method lang NUL key NUL text.
-      const nul = data.indexOf(0);
-      if ((type === 'zTXt' || type === 'iCCP') && nul !== -1) {
-        total += inflatedSize(data.subarray(nul + 2), cap - total);
-      } else if (type === 'iTXt' && nul !== -1 && data[nul + 1] === 1) {
-        const lang = data.indexOf(0, nul + 3);
-        const key = lang === -1 ? -1 : data.indexOf(0, lang + 1);
-        if (key !== -1) total += inflatedSize(data.subarray(key + 1), cap - total);
-      }
-      if (total > cap) return total;
+    if (!PNG_METADATA.has(type)) return true;
+    total += length;
+    if (total > cap) return false;
+    const data = await reader.bytes(dataStart, length);
+    if (!data) return false;
+    // zTXt and iCCP: keyword NUL method data; iTXt: keyword NUL flag method lang NUL key NUL text.
+    const nul = data.indexOf(0);
+    if ((type === 'zTXt' || type === 'iCCP') && nul !== -1) {
+      total += inflatedSize(data.subarray(nul + 2), cap - total);
+    } else if (type === 'iTXt' && nul !== -1 && data[nul + 1] === 1) {
+      const lang = data.indexOf(0, nul + 3);
+      const key = lang === -1 ? -1 : data.indexOf(0, lang + 1);
+      if (key !== -1) total += inflatedSize(data.subarray(key + 1), cap - total);
     }
-    if (type === 'IEND') break;
-    at += 12 + length;
-  }
+    return total <= cap;
+  });
   return total;
 }
 
 async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
   let total = 0;
-  for (let at = 2; at + 4 <= reader.size;) {
-    const header = await reader.bytes(at, 4);
-    if (!header || header[0] !== 0xff) break;
-    const marker = header[1];
-    // Fill bytes, and markers without a length (RSTn, TEM).
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      at += 2;
-      continue;
-    }
-    // Start of scan: sharp reads no metadata past it.
-    if (marker === 0xda || marker === 0xd9) break;
-    const length = header.readUInt16BE(2);
-    if (isFrame(marker)) {
-      const sof = await reader.bytes(at + 4, Math.max(0, length - 2));
+  const read = (at: number, length: number) => reader.bytes(at, length);
+  // sharp reads no metadata past the first scan, where the walk ends.
+  await walkAsync(walkJpeg(reader.size), read, async ({ marker, payloadStart, end }) => {
+    if (isJpegFrame(marker)) {
+      const sof = await reader.bytes(payloadStart, end - payloadStart);
       if (sof && sof.length >= 6) {
-        structure.progressive = isProgressiveFrame(marker);
+        structure.progressive = isProgressiveJpegFrame(marker);
         if (structure.progressive) structure.bufferedDecodeBytes = jpegCoefficientBytes(sof);
       }
     }
     if ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe) {
-      total += length;
-      if (total > cap) return total;
+      // The length field's own two bytes count too, as the segment's declared length does.
+      total += end - payloadStart + 2;
+      return total <= cap;
     }
-    at += 2 + length;
-  }
+    return true;
+  });
   return total;
 }
 
@@ -166,9 +152,9 @@ export async function imageStructure(path: string, cap = MAX_IMAGE_METADATA_BYTE
     const reader = new Reader(file, size);
     const head = await reader.bytes(0, 8);
     if (!head) return structure;
-    if (head.toString('latin1', 1, 4) === 'PNG') {
+    if (isPngHead(head)) {
       structure.metadataBytes = await pngMetadataBytes(reader, cap, structure);
-    } else if (head[0] === 0xff && head[1] === 0xd8) {
+    } else if (isJpegHead(head)) {
       structure.metadataBytes = await jpegMetadataBytes(reader, cap, structure);
     }
     return structure;

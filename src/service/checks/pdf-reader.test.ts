@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sample, samplePath } from '../../../e2e/fixtures/samples';
 import { STATEMENT_TITLE } from './bank-statement';
-import { readPdf } from './pdf-reader';
+import { configurePdfReading, DEFAULT_PDF_LIMITS, readPdf } from './pdf-reader';
 
 // The PDF reading processes, started as the service starts them (TypeScript through tsx).
 describe('readPdf (child processes)', () => {
@@ -37,10 +37,10 @@ describe('readPdf (child processes)', () => {
     });
   });
 
-  it('gives up on a reading past its time limit, and the next reading still works', async () => {
+  it('gives up on a reading past its time limit (not checked, not refused), and the next reading still works', async () => {
     expect(
       await readPdf(samplePath('custom-document-3-pages.pdf'), { textPages: 3, timeLimitMs: 1 }),
-    ).toEqual({ ok: false, reason: 'corrupt', message: 'the PDF takes too long to read' });
+    ).toEqual({ ok: false, reason: 'notChecked', message: 'the PDF takes too long to read' });
     const next = await readPdf(samplePath('custom-document-3-pages.pdf'), { textPages: 3 });
     expect(next.ok && next.info.pageCount).toBe(3);
   });
@@ -59,5 +59,27 @@ describe('readPdf (child processes)', () => {
     );
     expect(pages).toEqual([...expected, ...expected]);
     expect(pages.every((n) => n > 0)).toBe(true);
+  });
+
+  it('reads the text of PDF_TEXT_PAGES pages at most, and refuses a page past PDF_PAGE_TEXT_CHARS', async () => {
+    try {
+      configurePdfReading({ ...DEFAULT_PDF_LIMITS, textPages: 1 });
+      const all = await readPdf(samplePath('custom-document-3-pages.pdf'), { textPages: 3 });
+      configurePdfReading(DEFAULT_PDF_LIMITS);
+      const three = await readPdf(samplePath('custom-document-3-pages.pdf'), { textPages: 3 });
+      if (!all.ok || !three.ok) throw new Error('unread');
+      expect(all.info.pageCount).toBe(3);
+      expect(all.lines.length).toBeGreaterThan(0);
+      expect(all.lines.length).toBeLessThan(three.lines.length);
+
+      configurePdfReading({ ...DEFAULT_PDF_LIMITS, pageTextChars: 100 });
+      expect(await readPdf(samplePath('bank-statement.pdf'), { textPages: 20 })).toEqual({
+        ok: false,
+        reason: 'corrupt',
+        message: 'a page of the PDF holds more than 100 characters of text',
+      });
+    } finally {
+      configurePdfReading(DEFAULT_PDF_LIMITS);
+    }
   });
 });

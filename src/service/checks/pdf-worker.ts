@@ -1,11 +1,18 @@
-import { pdfjs, readPdfHere } from './pdf';
+import { LIGHT_DECODE_LIMITS, pdfjs, readPdfHere, type PdfReading } from './pdf';
 
 // A PDF reading process: reads one PDF at a time for pdf-reader.ts, away from the service.
 export interface PdfJob {
   path: string;
   password?: string;
   textPages: number;
+  /** Characters of text one page may hold. */
+  pageTextChars: number;
+  /** Read on the light reader: past its decode bounds the answer is `heavy` (read it elsewhere). */
+  light: boolean;
 }
+
+/** A reading, or (on the light reader) that the file is past the light bounds. */
+export type PdfWorkerAnswer = PdfReading | { ok: false; reason: 'heavy' };
 
 // Named apart, as pdf.js ships no types for it.
 const PDFJS_WORKER = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
@@ -20,11 +27,17 @@ void pdfjs()
   // The reading's time limit starts at this message, not while pdf.js loads on a busy machine.
   .finally(() => process.send!({ ready: true }));
 
+const collect = (globalThis as { gc?: () => void }).gc;
+
 process.on('message', (job: PdfJob) => {
-  readPdfHere(job.path, job).then(
-    (reading) => process.send!(reading),
-    () => process.send!({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }),
-  );
+  readPdfHere(job.path, { ...job, light: job.light ? LIGHT_DECODE_LIMITS : undefined })
+    .catch((): PdfReading => ({ ok: false, reason: 'corrupt', message: 'the PDF cannot be read' }))
+    .then((reading) => {
+      // The reading's garbage collected before the answer: pdf-reader.ts keeps or ends this process
+      // by its resident memory, which should not count what is already free.
+      collect?.();
+      process.send!(reading);
+    });
 });
 // The service gone (its channel closed): nothing left to read for.
 process.on('disconnect', () => process.exit(0));

@@ -90,7 +90,7 @@ describe('edit traces (bankDocument.invalidMetadata)', () => {
 
   it('reads the sample metadata', async () => {
     const opened = await openPdf(samplePath('bank-statement.pdf'));
-    if (!opened.ok) throw new Error(opened.message);
+    if (!opened.ok) throw new Error(opened.reason);
     expect(opened.info).toMatchObject({ pageCount: 1, eofCount: 1, keywords: 'SPECIMEN' });
     expect(opened.info.creationDate?.toISOString()).toBe(created.toISOString());
     await closePdf(opened.doc);

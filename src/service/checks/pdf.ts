@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { decodesTooMuch } from './pdf-streams';
+import { decodesTooMuch, type DecodeLimits } from './pdf-streams';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
@@ -10,7 +10,10 @@ export const pdfjs = () => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.
 
 /** Pages whose text is read at most (a statement or custom document longer than this is cut). */
 export const MAX_TEXT_PAGES = 20;
+/** Text read at most from one file, all pages together. */
 export const MAX_TEXT_CHARS = 200_000;
+/** Text one page may hold (`PDF_PAGE_TEXT_CHARS` sets it): a dense statement page has ~10,000 characters. */
+export const MAX_PAGE_TEXT_CHARS = 50_000;
 
 /** Producers and creators of PDF editors; a statement they touched is not the bank's original. */
 export const EDITOR_PATTERN =
@@ -24,6 +27,11 @@ export const MOD_DATE_TOLERANCE_MS = 60_000;
  */
 export const MAX_INFLATED_STREAM_BYTES = 64 * 1024 * 1024;
 export const MAX_INFLATED_TOTAL_BYTES = 256 * 1024 * 1024;
+/**
+ * What the streams of a file read on the light reader (pdf-reader.ts) may decode to: a
+ * statement's pages of text, its fonts and a logo come to well under a megabyte.
+ */
+export const LIGHT_DECODE_LIMITS = { stream: 8 * 1024 * 1024, total: 16 * 1024 * 1024 };
 
 /**
  * True when the file's streams decode past the bounds, whatever their line endings and filter
@@ -49,7 +57,8 @@ export interface PdfInfo {
 
 export type OpenedPdf =
   | { ok: true; doc: PdfDocument; info: PdfInfo }
-  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string };
+  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string }
+  | { ok: false; reason: 'heavy' };
 
 const countEof = (bytes: Uint8Array) => {
   const needle = Buffer.from('%%EOF');
@@ -61,10 +70,15 @@ const countEof = (bytes: Uint8Array) => {
 
 const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
-/** Opens a PDF (≤ 50 MB, checked by the route) with pdfjs; never throws for bad bytes. */
-export async function openPdf(path: string, password?: string): Promise<OpenedPdf> {
+/**
+ * Opens a PDF (≤ 50 MB, checked by the route) with pdfjs; never throws for bad bytes. With `light`
+ * bounds, a file whose streams decode past them is answered `heavy` (not refused: the full bounds
+ * decide, on another reader).
+ */
+export async function openPdf(path: string, password?: string, light?: DecodeLimits): Promise<OpenedPdf> {
   const bytes = new Uint8Array(await readFile(path));
   const eofCount = countEof(bytes);
+  if (light && (await inflatesTooMuch(bytes, light))) return { ok: false, reason: 'heavy' };
   if (await inflatesTooMuch(bytes)) {
     return {
       ok: false,
@@ -122,21 +136,51 @@ export async function openPdf(path: string, password?: string): Promise<OpenedPd
 
 export const closePdf = (doc: PdfDocument) => doc.destroy().catch(() => undefined);
 
+/** A page with more text than a statement or a document has (`pdfLines`). */
+export class TooMuchText extends Error {}
+
+/**
+ * The text items of a page, read as pdf.js streams them: past `maxChars` characters the reading
+ * stops (and the document, destroyed by the caller, stops its parser), so a page of megabytes of
+ * text costs its first chunks only.
+ */
+async function pageItems(page: Awaited<ReturnType<PdfDocument['getPage']>>, maxChars: number) {
+  const reader = page.streamTextContent().getReader();
+  const items: { str: string; x: number; y: number }[] = [];
+  let chars = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return items;
+    for (const item of (value as { items: unknown[] }).items) {
+      const text = item as { str?: unknown; transform?: number[] };
+      if (typeof text.str !== 'string' || !text.transform) continue;
+      chars += text.str.length;
+      if (text.str.trim().length > 0)
+        items.push({ str: text.str, x: text.transform[4], y: text.transform[5] });
+    }
+    if (chars > maxChars) {
+      const tooMuch = new TooMuchText(`a page of the PDF holds more than ${maxChars} characters of text`);
+      // pdf.js wants an Error as the reason.
+      await reader.cancel(tooMuch).catch(() => undefined);
+      throw tooMuch;
+    }
+  }
+}
+
 /**
  * Text of the first pages as lines: items grouped by baseline (within 2 units), left to right,
- * joined with single spaces.
+ * joined with single spaces. A page with more than `maxPageChars` characters throws `TooMuchText`.
  */
-export async function pdfLines(doc: PdfDocument, maxPages = MAX_TEXT_PAGES): Promise<string[]> {
+export async function pdfLines(
+  doc: PdfDocument,
+  maxPages = MAX_TEXT_PAGES,
+  maxPageChars = MAX_PAGE_TEXT_CHARS,
+): Promise<string[]> {
   const lines: string[] = [];
   let chars = 0;
   for (let n = 1; n <= Math.min(doc.numPages, maxPages) && chars < MAX_TEXT_CHARS; n++) {
     const page = await doc.getPage(n);
-    const content = await page.getTextContent();
-    const items = content.items
-      .filter((item): item is typeof item & { str: string; transform: number[] } => 'str' in item)
-      .map((item) => ({ str: item.str, x: item.transform[4], y: item.transform[5] }))
-      .filter((item) => item.str.trim().length > 0)
-      .sort((a, b) => b.y - a.y || a.x - b.x);
+    const items = (await pageItems(page, maxPageChars)).sort((a, b) => b.y - a.y || a.x - b.x);
     let current: { y: number; parts: { x: number; str: string }[] } | undefined;
     const flush = () => {
       if (!current) return;
@@ -177,24 +221,31 @@ export function editTrace(info: PdfInfo): string | null {
   return null;
 }
 
-/** What the service needs of a PDF: its facts and the text of its first pages, or why it cannot be read. */
+/**
+ * What the service needs of a PDF: its facts and the text of its first pages, or why it cannot be
+ * read. `notChecked`: the reading could not be done (out of time, no reader), which says nothing
+ * of the file; it is never taken as passed.
+ */
 export type PdfReading =
   | { ok: true; info: PdfInfo; lines: string[] }
-  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword'; message: string };
+  | { ok: false; reason: 'corrupt' | 'needPassword' | 'wrongPassword' | 'notChecked'; message: string };
 
 /** Opens, reads and closes a PDF in this thread (the PDF worker's job; see pdf-reader.ts). */
 export async function readPdfHere(
   path: string,
-  options: { password?: string; textPages: number },
-): Promise<PdfReading> {
-  const opened = await openPdf(path, options.password);
+  options: { password?: string; textPages: number; pageTextChars?: number; light?: DecodeLimits },
+): Promise<PdfReading | { ok: false; reason: 'heavy' }> {
+  const opened = await openPdf(path, options.password, options.light);
   if (!opened.ok) return opened;
   try {
-    const lines = options.textPages > 0 ? await pdfLines(opened.doc, options.textPages) : [];
+    const lines =
+      options.textPages > 0 ? await pdfLines(opened.doc, options.textPages, options.pageTextChars) : [];
     return { ok: true, info: opened.info, lines };
-  } catch {
+  } catch (error) {
+    if (error instanceof TooMuchText) return { ok: false, reason: 'corrupt', message: error.message };
     return { ok: false, reason: 'corrupt', message: 'the PDF text cannot be read' };
   } finally {
+    // Also ends a text extraction left running by a page with too much text.
     await closePdf(opened.doc);
   }
 }

@@ -78,8 +78,11 @@ export interface InputFacts {
   text?: string;
 }
 
-/** The checks an input's `notChecked` names: its faces, or the descriptor of the face match. */
-export type NotCheckedKey = 'faces' | 'faceMatch';
+/**
+ * The checks an input's `notChecked` names: its faces, the descriptor of the face match, or the
+ * reading of a PDF (a custom document or a bank statement).
+ */
+export type NotCheckedKey = 'faces' | 'faceMatch' | 'pdf';
 
 export interface CheckOutcome {
   /** null when the input passes. */

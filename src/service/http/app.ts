@@ -1,3 +1,4 @@
+import { configurePdfReading } from '../checks/pdf-reader';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { openApiDocument } from '@/server-shared/openapi';
@@ -49,6 +50,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     routerOptions: { ignoreTrailingSlash: true },
   });
   const contracts = useZodContracts(app);
+  configurePdfReading(config.pdfReading);
   const db = openDb(config.dataDir);
   const media = new MediaStore(config.dataDir);
   media.clearTmp();
@@ -82,7 +84,6 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   installErrorHandler(app, media);
   app.server.headersTimeout = config.headersTimeoutMs;
   guardOpenRoutes(app, {
-    isOpen: (url) => url === '/oauth' || url === '/health',
     bodyTimeoutMs: config.openBodyTimeoutMs,
     maxConcurrent: config.openMaxConcurrent,
     busy: () =>

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
 import { FACE_MATCH_MIN_SIMILARITY } from '@/shared/face-rules';
+import { makeNotDocuments } from '../../../e2e/fixtures/make-not-documents';
 import { sample } from '../../../e2e/fixtures/samples';
 import { scanFileMarkers } from '../checks/marker';
 import {
@@ -103,6 +104,34 @@ describe('codes from the pixels alone (no marker)', () => {
       );
       expect(codesOf(sent.body), file).toEqual([code]);
     }
+  });
+
+  it('refuses a screenshot of text sent as a DNI front or a passport page as no document', async () => {
+    // e2e/fixtures/make-not-documents.ts: a news page in a phone browser and in a desktop one.
+    const pictures = await makeNotDocuments();
+    const screenshot = (name: string) => pictures.find((p) => p.name === name)!.bytes;
+    const dni = await createVerification(svc, 'ar-national-id');
+    const asFront = await sendInput(
+      svc,
+      dni.identity,
+      [
+        {
+          inputType: 'document-photo',
+          group: 0,
+          data: { type: 'national-id', country: 'AR', page: 'front', filename: 'f.png' },
+        },
+      ],
+      [{ field: 'document', name: 'f.png', bytes: screenshot('text-page-phone.png') }],
+    );
+    expect(codesOf(asFront.body)).toEqual(['documentPhoto.noDocument']);
+    const page = await createVerification(svc, 'global-passport');
+    const asPage = await sendInput(
+      svc,
+      page.identity,
+      [passport('p.png', 'GB')],
+      [{ field: 'document', name: 'p.png', bytes: screenshot('text-page-desktop.png') }],
+    );
+    expect(codesOf(asPage.body)).toEqual(['documentPhoto.noDocument']);
   });
 
   it('refuses a DNI back whose PDF417 holds no DNI record', async () => {

@@ -116,6 +116,7 @@ function challengeOf(v: VerificationRow): LivenessChallenge | null {
 }
 
 async function runCheck(
+  verification: string,
   plan: FlowPlan,
   d: InputDescriptor,
   file: UploadedFile,
@@ -143,6 +144,7 @@ async function runCheck(
         page: d.data.page,
         multiPageAllowed: planned.kind === 'custom' && planned.doc.multiPage,
         markers,
+        verification,
       });
     }
     case 'selfie-photo':
@@ -155,6 +157,7 @@ async function runCheck(
         country: d.data.country,
         institutionId: d.data.institutionId,
         markers,
+        verification,
       });
     case 'custom-fields':
       return { code: null, facts: {} };
@@ -252,7 +255,9 @@ export async function sendInput(
           ? frontHere.then((front) => (front.code ? undefined : front.facts))
           : Promise.resolve(accepted(otherKey));
         const outcome = otherSide
-          .then((other) => withTimeout(runCheck(plan, d, file, other, challenge, ctx.config.demoScenarios)))
+          .then((other) =>
+            withTimeout(runCheck(v.id, plan, d, file, other, challenge, ctx.config.demoScenarios)),
+          )
           .catch((error: unknown): CheckOutcome => {
             request.log.error({ err: error, inputType: d.inputType }, 'input check failed');
             return { code: systemCodeOf[d.inputType], message: 'the file could not be processed', facts: {} };

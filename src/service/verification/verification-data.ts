@@ -394,13 +394,17 @@ export function buildResult(
     const media = [front.media_id, back?.media_id].filter((m): m is string => !!m);
     const data = descriptorOf(front).data;
     if (planned.kind === 'custom') {
+      // A PDF whose reading could not be done (checks/check-input.ts) was accepted unread: review.
+      const unread = factsOf(front).notChecked?.pdf;
       documents.push({
         type: String(data.type),
         country: '',
         region: null,
         group: planned.group,
         media,
-        steps: [],
+        steps: unread
+          ? [failed('document-reading', 'document-reading.notChecked', `the PDF was not read: ${unread}`)]
+          : [],
         fields: {},
       });
       continue;
@@ -447,6 +451,13 @@ export function buildResult(
 
   const bank = accepted.get('bank-statement');
   const financialInformation = plan.bank ? { bankStatement: factsOf(bank).bankStatement } : null;
+  // A statement accepted unread (its reading ran out of time) proves nothing: a review (ext).
+  const statementUnread = bank ? factsOf(bank).notChecked?.pdf : undefined;
+  if (statementUnread) {
+    steps.push(
+      failed('bank-statement', 'bank-statement.notChecked', `the statement was not read: ${statementUnread}`),
+    );
+  }
 
   const allErrors = [...steps, ...documents.flatMap((d) => d.steps)].flatMap((s) =>
     s.error ? [s.error.code] : [],

@@ -1,12 +1,18 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { challengeGuide, type ChallengeGuide, type LivenessChallenge } from '@/shared/liveness-challenge';
+import {
+  challengeGuide,
+  openEyesOf,
+  restingYaw,
+  type ChallengeGuide,
+  type LivenessChallenge,
+} from '@/shared/liveness-challenge';
 
 /**
  * Pause between two looks while the challenge runs: short, so that eyes closed for a moment are
  * seen, and only while recording (a few seconds).
  */
 const LOOK_PAUSE_MS = 80;
-/** Looks at a face before the first action is judged: the head's starting yaw and open eyes. */
+/** Looks at a face before the first action is judged: the head's resting yaw and open eyes. */
 const LEAD_IN_LOOKS = 3;
 /** An action not seen in this long gives way to the next: the service judges the clip anyway. */
 const ACTION_TIMEOUT_MS = 5000;
@@ -37,7 +43,8 @@ export function useChallengeGuide(
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let index = 0;
-    let startYaw: number | undefined;
+    /** Yaw of every look at one face so far: where the head rests is their median, as the service's. */
+    const yaws: number[] = [];
     let looks = 0;
     let actionSince = performance.now();
     const eyes: number[] = [];
@@ -55,9 +62,12 @@ export function useChallengeGuide(
           if (video && video.videoWidth > 0 && video.readyState >= 2) {
             const { reading } = await guideFrame(video).catch(() => ({ reading: undefined }));
             if (stopped) return;
+            // The reference of this look is the looks before it (the service's rule reads a clip so).
+            const rest = restingYaw(yaws);
+            const openEyes = openEyesOf(eyes);
             if (reading && reading.faces === 1) {
               looks++;
-              startYaw ??= reading.yaw;
+              if (reading.yaw !== undefined) yaws.push(reading.yaw);
               if (reading.eyeOpenness !== undefined) {
                 eyes.push(reading.eyeOpenness);
                 if (eyes.length > EYE_WINDOW) eyes.shift();
@@ -65,9 +75,7 @@ export function useChallengeGuide(
             }
             let guide: ChallengeProgress['guide'] = 'starting';
             if (reading && looks >= LEAD_IN_LOOKS && index < challenge.actions.length) {
-              const sorted = [...eyes].sort((a, b) => a - b);
-              const openEyes = sorted[Math.floor(sorted.length * 0.75)] ?? 0;
-              guide = challengeGuide(challenge.actions[index], reading, startYaw ?? 0, openEyes);
+              guide = challengeGuide(challenge.actions[index], reading, rest, openEyes);
               if (guide === 'done') advance();
             } else if (reading && reading.faces !== 1) {
               guide = reading.faces === 0 ? 'noFace' : 'multipleFaces';

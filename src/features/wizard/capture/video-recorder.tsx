@@ -25,8 +25,12 @@ type Phase =
 const GET_READY_SECONDS = 3;
 /** Longest challenge clip: the service looks at up to 12 s of it. */
 const CHALLENGE_MAX_SECONDS = 12;
-/** The clip goes on this long after the last action, so that the head is back in view. */
-const CHALLENGE_TAIL_MS = 700;
+/**
+ * The clip goes on this long after the guide saw the last action, so that the recording holds it:
+ * on a loaded machine a clip stopped 0.7 s after the guide saw a turn kept only 0.3 s of it (the
+ * recorder runs behind the preview), and one lost it altogether.
+ */
+const CHALLENGE_TAIL_MS = 1200;
 const FRONT_CAMERA: MediaTrackConstraints = {
   facingMode: { ideal: 'user' },
   width: { ideal: 1280 },

@@ -1,6 +1,16 @@
 // Byte-level reading and editing of JPEG and PNG files. Pure (no DOM) so it runs the same in the
 // page, in a worker and under Vitest. It exists so that files under the compression budget can be
-// sent as they are (no re-encoding, scenario markers kept) minus their location data.
+// sent as they are (no re-encoding, scenario markers kept) minus their location data. The segments
+// and chunks are found by the walker the service uses too (src/shared/image-structure.ts).
+
+import {
+  isJpegFrame,
+  isJpegHead,
+  isPngHead,
+  jpegSegments,
+  pngChunks,
+  type JpegSegment,
+} from '@/shared/image-structure';
 
 export interface ImageHeader {
   format: 'jpeg' | 'png';
@@ -29,7 +39,6 @@ const TAG_ORIENTATION = 0x0112;
 const TAG_GPS_IFD = 0x8825;
 const EXIF_ID = [0x45, 0x78, 0x69, 0x66, 0, 0]; // "Exif\0\0"
 const XMP_IDS = ['http://ns.adobe.com/xap/1.0/\0', 'http://ns.adobe.com/xmp/extension/\0'];
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 const startsWith = (bytes: Uint8Array, at: number, prefix: readonly number[]) =>
   prefix.every((b, i) => bytes[at + i] === b);
@@ -40,46 +49,8 @@ const latin1 = (bytes: Uint8Array) => {
 };
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-interface JpegSegment {
-  marker: number;
-  /** Offset of the 0xFF of the marker. */
-  start: number;
-  /** Offset just past the segment. */
-  end: number;
-  payloadStart: number;
-}
-
-/**
- * The segments before the scan (SOS). `scanStart` is the SOS offset, or -1 when the bytes given
- * end before it (callers then read more of the file).
- */
-function jpegSegments(bytes: Uint8Array): { segments: JpegSegment[]; scanStart: number } {
-  const segments: JpegSegment[] = [];
-  let at = 2;
-  while (at + 4 <= bytes.length) {
-    if (bytes[at] !== 0xff) return { segments, scanStart: -1 };
-    const marker = bytes[at + 1];
-    if (marker === 0xff) {
-      at++; // fill byte
-      continue;
-    }
-    if (marker === 0xda) return { segments, scanStart: at };
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2;
-      continue;
-    }
-    const length = (bytes[at + 2] << 8) | bytes[at + 3];
-    if (length < 2) return { segments, scanStart: -1 };
-    const end = at + 2 + length;
-    if (end > bytes.length) return { segments, scanStart: -1 };
-    segments.push({ marker, start: at, end, payloadStart: at + 4 });
-    at = end;
-  }
-  return { segments, scanStart: -1 };
-}
-
-const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-const isPng = (bytes: Uint8Array) => bytes.length >= 8 && startsWith(bytes, 0, PNG_SIGNATURE);
+const isJpeg = isJpegHead;
+const isPng = isPngHead;
 
 /** A TIFF structure (EXIF body) with its byte order; offsets are relative to `base`. */
 class Tiff {
@@ -160,29 +131,6 @@ function exifTiff(bytes: Uint8Array, segment: JpegSegment): Tiff | null {
   return Tiff.at(bytes, segment.payloadStart + 6, segment.end);
 }
 
-interface PngChunk {
-  type: string;
-  start: number;
-  dataStart: number;
-  dataEnd: number;
-  end: number;
-}
-
-function pngChunks(bytes: Uint8Array): PngChunk[] {
-  const chunks: PngChunk[] = [];
-  let at = 8;
-  while (at + 12 <= bytes.length) {
-    const length = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
-    const type = latin1(bytes.subarray(at + 4, at + 8));
-    const end = at + 12 + length;
-    if (end > bytes.length) break;
-    chunks.push({ type, start: at, dataStart: at + 8, dataEnd: at + 8 + length, end });
-    if (type === 'IEND') break;
-    at = end;
-  }
-  return chunks;
-}
-
 /** Width, height and orientation from the header bytes alone (no decoding); null when unreadable. */
 export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
   if (isPng(bytes)) {
@@ -200,8 +148,7 @@ export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
   for (const segment of segments) {
     const tiff = exifTiff(bytes, segment);
     if (tiff) orientation = tiff.orientation();
-    const m = segment.marker;
-    if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) {
+    if (isJpegFrame(segment.marker)) {
       const p = segment.payloadStart;
       const height = (bytes[p + 1] << 8) | bytes[p + 2];
       const width = (bytes[p + 3] << 8) | bytes[p + 4];

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import { inSentence } from '@/shared/glossary';
 import type { CustomDocumentCapture } from '../lib/wizard-model';
-import { CaptureField, type CapturedInfo } from './capture-field';
+import type { CapturedInfo } from '../hooks/use-capture-check';
+import { CaptureField } from './capture-field';
 import { ProblemMessage } from './problem-message';
 import { storedExtra, type StepProps } from './step-props';
 

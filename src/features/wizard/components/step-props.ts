@@ -1,5 +1,5 @@
 import type { LivenessChallenge } from '@/shared/liveness-challenge';
-import type { CapturedInfo } from './capture-field';
+import type { CapturedInfo } from '../hooks/use-capture-check';
 import type { WizardStep } from '../lib/steps';
 import type { Capture, InputError, InputPart, StoredFile } from '../lib/wizard-model';
 

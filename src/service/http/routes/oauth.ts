@@ -3,6 +3,7 @@ import { tokenSchema } from '@/shared/contract/service-api';
 import { checkClientCredentials, issueToken } from '../auth';
 import type { ServiceContext } from '../../verification/context';
 import { ServiceError } from '../../verification/service-error';
+import { openRoute } from '@/server-shared/route-rules';
 
 const WINDOW_MS = 60_000;
 
@@ -45,7 +46,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  app.post('/oauth', { schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
+  app.post('/oauth', { ...openRoute, schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
     // The right credentials are always accepted, also while the address is locked out: a burst of
     // wrong ones from the client's address (a neighbour behind the same NAT, a forged callback)
     // must never stop the real client. Past the limit wrong ones get 429 without being counted.

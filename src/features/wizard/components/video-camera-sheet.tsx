@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from '@/lib/i18n';
+import type { LivenessChallenge } from '@/shared/liveness-challenge';
+
+// The recorder loads only when a capture opens the camera.
+const VideoRecorder = lazy(() =>
+  import('../capture/video-recorder').then((m) => ({ default: m.VideoRecorder })),
+);
+
+type Props = {
+  /** The service's active liveness challenge, performed while the video records. */
+  challenge?: LivenessChallenge;
+  onRecorded: (file: File) => void;
+  onUnavailable: (reason: 'denied' | 'missing' | 'error') => void;
+  onClose: () => void;
+};
+
+/** A video recorded with the camera (the liveness clip, with its challenge told live). */
+export function VideoCameraSheet({ challenge, onRecorded, onUnavailable, onClose }: Props) {
+  const { t } = useTranslation('wizard');
+  return (
+    <div className="camera-sheet">
+      <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
+        <VideoRecorder
+          seconds={3}
+          {...(challenge ? { challenge } : {})}
+          onRecorded={onRecorded}
+          onUnavailable={onUnavailable}
+        />
+        <button type="button" className="secondary" onClick={onClose}>
+          {t('capture.closeCamera')}
+        </button>
+      </Suspense>
+    </div>
+  );
+}
