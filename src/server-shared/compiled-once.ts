@@ -1,7 +1,9 @@
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { CompiledQuery, type Compilable, type QueryResult } from 'kysely';
 
-/** What runs a compiled query: any Kysely (the method does not depend on its tables). */
-type Executor = Pick<Kysely<Record<string, never>>, 'executeQuery'>;
+/** What runs a compiled query: any Kysely (the method does not depend on its tables), or a driver's shortcut. */
+export interface CompiledExecutor {
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
+}
 
 const marker = (i: number) => `\u0000compiled-once-value-${i}\u0000`;
 
@@ -13,7 +15,7 @@ const marker = (i: number) => `\u0000compiled-once-value-${i}\u0000`;
  * (a boolean as 0/1 on SQLite, say), since nothing converts them.
  */
 export function compiledOnce<Row, Values extends unknown[]>(
-  db: Executor,
+  db: CompiledExecutor,
   count: Values['length'],
   build: (...standIns: never[]) => Compilable<Row>,
 ) {

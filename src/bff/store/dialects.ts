@@ -1,14 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type RawBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { migrate } from '@/server-shared/pg-migrate';
 import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
-import { statementCache } from '@/server-shared/statement-cache';
+import type { CompiledExecutor } from '@/server-shared/compiled-once';
 import { KeyQueue } from './key-queue';
 import { pgMigrations } from './pg-migrations';
 import type { BffTables, Epoch, Time } from './rows';
+import { SqliteConnectionDriver, directExecutor, sqliteConnectionDialect } from './sqlite-driver';
 import { migrateSqlite } from './sqlite-migrations';
 
 /**
@@ -19,6 +20,8 @@ import { migrateSqlite } from './sqlite-migrations';
 export interface StoreDialect {
   readonly name: 'sqlite' | 'postgres';
   readonly db: Kysely<BffTables>;
+  /** Where `compiledOnce` queries run: the Kysely itself, or on SQLite straight on the driver. */
+  readonly hot: CompiledExecutor;
   /** A time for a `Time` column: TIMESTAMPTZ or ISO text. */
   time(date: Date): Time;
   /** A time for an `Epoch` column: TIMESTAMPTZ or epoch milliseconds. */
@@ -52,15 +55,13 @@ export function sqliteDialect(file: string): StoreDialect {
   raw.pragma('synchronous = NORMAL');
   zeroWhatIsDeleted(raw);
   migrateSqlite(raw);
-  // Kysely prepares every query it runs; preparing costs more than running a small query.
-  const prepare = statementCache(raw);
-  const db = new Kysely<BffTables>({
-    dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }),
-  });
+  const driver = new SqliteConnectionDriver(raw, () => raw.close());
+  const db = new Kysely<BffTables>({ dialect: sqliteConnectionDialect(driver) });
   const queue = new KeyQueue();
   return {
     name: 'sqlite',
     db,
+    hot: directExecutor(driver),
     time: (date) => date.toISOString(),
     epoch: (date) => date.getTime(),
     bool: (value) => (value ? 1 : 0),
@@ -103,6 +104,7 @@ export async function postgresDialect(
   return {
     name: 'postgres',
     db,
+    hot: db,
     time: (date) => date,
     epoch: (date) => date,
     bool: (value) => value,

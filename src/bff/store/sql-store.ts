@@ -43,22 +43,26 @@ export class SqlStore implements BffStore {
   private constructor(private readonly dialect: StoreDialect) {
     const db = dialect.db;
     this.db = db;
-    this.ownsIdentity = compiledOnce<unknown, [string, string]>(db, 2, (sessionId, identity) =>
+    this.ownsIdentity = compiledOnce<unknown, [string, string]>(dialect.hot, 2, (sessionId, identity) =>
       db
         .selectFrom('session_verifications')
         .select(sql`1`.as('one'))
         .where('session_id', '=', sessionId)
         .where('identity', '=', identity)
-        .limit(1),
+        // A literal: SQLite runs a statement whose LIMIT is a parameter some µs slower.
+        .limit(sql.lit(1)),
     );
-    this.ownsVerification = compiledOnce<unknown, [string, string]>(db, 2, (sessionId, verificationId) =>
-      db
-        .selectFrom('session_verifications')
-        .select(sql`1`.as('one'))
-        .where('session_id', '=', sessionId)
-        .where('verification_id', '=', verificationId),
+    this.ownsVerification = compiledOnce<unknown, [string, string]>(
+      dialect.hot,
+      2,
+      (sessionId, verificationId) =>
+        db
+          .selectFrom('session_verifications')
+          .select(sql`1`.as('one'))
+          .where('session_id', '=', sessionId)
+          .where('verification_id', '=', verificationId),
     );
-    this.verificationById = compiledOnce<BffTables['verifications'], [string]>(db, 1, (id) =>
+    this.verificationById = compiledOnce<BffTables['verifications'], [string]>(dialect.hot, 1, (id) =>
       db.selectFrom('verifications').selectAll().where('id', '=', id),
     );
   }
@@ -438,7 +442,7 @@ export class SqlStore implements BffStore {
    */
   private inputUpsert(count: number) {
     type Answer = { slot: string; accepted: boolean | number; code: string | null };
-    return compiledOnce<unknown, unknown[]>(this.db, 2 + 3 * count, (identity, at, ...answers) => {
+    return compiledOnce<unknown, unknown[]>(this.dialect.hot, 2 + 3 * count, (identity, at, ...answers) => {
       // The CAST gives PostgreSQL the type of a parameter in a UNION (SQLite keeps its 0 or 1).
       const rows = Array.from(
         { length: count },
@@ -456,7 +460,7 @@ export class SqlStore implements BffStore {
                 .select('id')
                 .where('identity', '=', identity)
                 .orderBy('created_at', 'desc')
-                .limit(1)
+                .limit(sql.lit(1))
                 .as('v'),
             )
             .crossJoin(sql<Answer>`(${sql.join(rows, sql` UNION ALL `)})`.as('r'))
