@@ -8,7 +8,7 @@ import { bffErrorSchema } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import { freePort } from '../../e2e/fixtures/free-port';
 import { secrets, toBlob } from './testing/harness';
 
@@ -16,7 +16,7 @@ import { secrets, toBlob } from './testing/harness';
 let app: FastifyInstance;
 let url: string;
 let dir: string;
-let store: SqliteStore;
+let store: SqlStore;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-app-'));
   mkdirSync(path.join(dir, 'dist', 'assets'), { recursive: true });
@@ -33,7 +33,7 @@ beforeAll(async () => {
     STATIC_DIR: path.join(dir, 'dist'),
     RATE_LIMIT_MAX: '5',
   });
-  store = SqliteStore.inDataDir(config.dataDir);
+  store = SqlStore.inDataDir(config.dataDir);
   app = await buildBffApp(config, { logger: false, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -31,8 +31,7 @@ import { staffVerificationRoutes } from './routes/staff-verifications';
 import { verificationRoutes } from './routes/verifications';
 import { webhookRoutes } from './routes/webhooks';
 import { PgEventBus } from './store/pg-event-bus';
-import { PgStore } from './store/pg-store';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import type { BffStore } from './store/store';
 import { UpstreamClient } from './upstream/upstream-client';
 
@@ -114,11 +113,13 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
 
   const store =
     options.store ??
-    (config.databaseUrl ? await PgStore.open(config.databaseUrl) : SqliteStore.inDataDir(config.dataDir));
+    (config.databaseUrl ? await SqlStore.postgres(config.databaseUrl) : SqlStore.inDataDir(config.dataDir));
   const upstream = options.upstream ?? new UpstreamClient(config);
   // On PostgreSQL the staff events go round LISTEN/NOTIFY, so that every instance's consoles get them.
   const hub = new EventHub(
-    store instanceof PgStore ? new PgEventBus(store.pool, store.connectionString, app.log) : null,
+    store instanceof SqlStore && store.postgres
+      ? new PgEventBus(store.postgres.pool, store.postgres.connectionString, app.log)
+      : null,
   );
   await hub.start();
   const sync = new VerificationSync(store, upstream, hub, app.log);

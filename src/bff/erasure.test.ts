@@ -9,7 +9,7 @@ import { sample } from '../../e2e/fixtures/samples';
 import { EventHub } from './domain/event-hub';
 import { RetentionSweep } from './domain/retention';
 import { VerificationSync } from './domain/verification-sync';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import { UpstreamClient } from './upstream/upstream-client';
 import { Browser, eventually, secrets, startStack, type Stack } from './testing/harness';
 
@@ -138,7 +138,7 @@ describe('an erasure at the service, extensions on (verification_deleted)', () =
     const staff = await staffOf(stack);
     const { verificationId } = await verifiedThroughBff(stack, staff);
     // A second connection to the BFF's file, swept as if 100 days had passed.
-    const store = SqliteStore.inDataDir(stack.config.dataDir);
+    const store = SqlStore.inDataDir(stack.config.dataDir);
     const upstream = new UpstreamClient(stack.config);
     const sync = new VerificationSync(store, upstream, new EventHub(null), stack.bff.log);
     try {

@@ -10,14 +10,14 @@ import { bffPaths } from '@/shared/contract/bff-paths';
 import { sendInputResponseSchema } from '@/shared/contract/send-input';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import { secrets, toBlob } from './testing/harness';
 
 // A service that issues tokens but never answers a send-input (the BFF gives up in time, clearly),
 // except for one identity, whose answer comes in chunks.
 let hung: http.Server;
 let app: FastifyInstance;
-let store: SqliteStore;
+let store: SqlStore;
 let url: string;
 const held: http.ServerResponse[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-hung-'));
@@ -58,7 +58,7 @@ beforeAll(async () => {
     STATIC_DIR: 'none',
     SEND_INPUT_TIMEOUT_MS: '800',
   });
-  store = SqliteStore.inDataDir(config.dataDir);
+  store = SqlStore.inDataDir(config.dataDir);
   app = await buildBffApp(config, { logger: false, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

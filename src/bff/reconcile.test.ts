@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBffApp } from './app';
 import { loadConfig } from './config';
 import hostedVerification from '@/shared/contract/fixtures/verification.json';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import { eventually, secrets } from './testing/harness';
 
 // A service whose webhooks never reached this BFF: the verification finished there (the hosted
@@ -16,7 +16,7 @@ import { eventually, secrets } from './testing/harness';
 const finished = hostedVerification as { id: string; identity: { status: string } };
 let service: http.Server;
 let app: FastifyInstance;
-let store: SqliteStore;
+let store: SqlStore;
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-reconcile-'));
 beforeAll(async () => {
   service = http.createServer((req, res) => {
@@ -40,7 +40,7 @@ beforeAll(async () => {
     STATIC_DIR: 'none',
     RECONCILE_SECONDS: '3600',
   });
-  store = SqliteStore.inDataDir(config.dataDir);
+  store = SqlStore.inDataDir(config.dataDir);
   await store.bindVerification('session-r', {
     verificationId: finished.id,
     identity: 'i-r',

@@ -12,7 +12,7 @@ import {
 } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
 import { MAX_REVIEW_NOTE } from '@/shared/review-reasons';
-import { SqliteStore } from './store/sqlite-store';
+import { SqlStore } from './store/sql-store';
 import {
   Browser,
   eventually,
@@ -213,7 +213,7 @@ describe("a reviewer's decision", () => {
 
   it('is erased with its verification', async () => {
     const id = finished.verificationId;
-    const store = new SqliteStore(path.join(stack.config.dataDir, 'bff.sqlite'));
+    const store = SqlStore.sqlite(path.join(stack.config.dataDir, 'bff.sqlite'));
     try {
       expect((await store.reviewsOf(id)).length).toBe(3);
       expect((await staff.fetch(bffPaths.staffVerification(id), { method: 'DELETE' })).status).toBe(204);

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../store/sqlite-store';
+import { SqlStore } from '../store/sql-store';
 import { HandoffTokens, handoffTokenHash } from './handoff-tokens';
 
 const verification = { verificationId: 'v1', identity: 'i1', flowId: 'f', flowName: 'F', carry: null };
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-handoff-test-'));
 const file = path.join(dir, 'bff.sqlite');
-const store = new SqliteStore(file);
+const store = SqlStore.sqlite(file);
 
 afterAll(async () => {
   await store.close();
@@ -40,7 +40,7 @@ describe('handoff tokens', () => {
   it('outlive a restart of the BFF', async () => {
     const tokens = new HandoffTokens(store, 60_000);
     const { token } = await tokens.issue({ ...verification, verificationId: 'v3' });
-    const reopened = new SqliteStore(file);
+    const reopened = SqlStore.sqlite(file);
     try {
       expect(await new HandoffTokens(reopened, 60_000).claim(token)).toMatchObject({ verificationId: 'v3' });
     } finally {

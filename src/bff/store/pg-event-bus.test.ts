@@ -4,7 +4,7 @@ import type { StaffStreamEvent } from '@/shared/contract/bff-api';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { eventually } from '../testing/harness';
 import { PgEventBus } from './pg-event-bus';
-import { PgStore } from './pg-store';
+import { SqlStore } from './sql-store';
 
 const { url, schema } = freshSchemaUrl('idv_bus');
 const other = freshSchemaUrl('idv_bus_other');
@@ -19,8 +19,8 @@ afterAll(async () => {
 const log = { warn: () => undefined } as unknown as ConstructorParameters<typeof PgEventBus>[2];
 
 async function instance(connectionString = url) {
-  const store = await PgStore.open(connectionString);
-  const bus = new PgEventBus(store.pool, store.connectionString, log);
+  const store = await SqlStore.postgres(connectionString);
+  const bus = new PgEventBus(store.postgres!.pool, store.postgres!.connectionString, log);
   const seen: StaffStreamEvent[] = [];
   await bus.start((event) => seen.push(event));
   closers.push(

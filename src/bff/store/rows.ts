@@ -3,11 +3,14 @@ import { identityStatus, type IdentityStatus } from '@/shared/contract/verificat
 import { reviewDecision } from '@/shared/contract/verification';
 import type { HandoffGrant, StoredReview } from './store';
 
-// The rows of both stores' tables, as their drivers return them: PostgreSQL gives timestamps as
-// Date and JSONB parsed, SQLite gives both as text. One mapper per table, so that the two stores
-// answer with the same objects.
+// The rows of the store's tables in both dialects, as their drivers return them: PostgreSQL gives
+// timestamps as Date and JSONB parsed, SQLite gives both as text. One mapper per table, so that
+// both dialects answer with the same objects.
 
-type Time = Date | string;
+/** TIMESTAMPTZ (PostgreSQL) or ISO text (SQLite). */
+export type Time = Date | string;
+/** TIMESTAMPTZ (PostgreSQL) or epoch milliseconds (SQLite), for times compared with a clock. */
+export type Epoch = Date | number;
 type Json = Record<string, unknown>;
 
 const iso = (value: Time) => (typeof value === 'string' ? value : value.toISOString());
@@ -130,3 +133,28 @@ export const toReview = (row: ReviewRow): StoredReview => ({
   reviewer: row.reviewer,
   decidedAt: iso(row.decided_at),
 });
+
+/**
+ * The tables as Kysely sees them, in both dialects (see `sqlite-migrations.ts` and
+ * `pg-migrations.ts`). PostgreSQL's `seq` tie-break columns are left out: the store orders by the
+ * dialect's insert order.
+ */
+export interface BffTables {
+  verifications: VerificationRow & { data: unknown };
+  session_verifications: { session_id: string; verification_id: string; identity: string; created_at: Time };
+  events: EventRow & { body_hash: string; processed_at: Time | null };
+  credit_checks: CreditCheckRow;
+  staff_sessions: { id: string; expires_at: Epoch };
+  media: { id: string; url: string };
+  login_attempts: { key: string; count: number; reset_at: Epoch };
+  handoff_tokens: HandoffRow & { token_hash: string; created_at: Epoch };
+  /** `accepted`: BOOLEAN (PostgreSQL) or 0/1 (SQLite). */
+  input_results: {
+    verification_id: string;
+    slot: string;
+    accepted: boolean | number;
+    code: string | null;
+    at: Time;
+  };
+  reviews: ReviewRow;
+}

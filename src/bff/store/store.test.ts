@@ -1,4 +1,4 @@
-// One suite, two stores: every case runs against SqliteStore and against PgStore (on a schema of its
+// One suite, two dialects: every case runs against SqlStore on SQLite and on PostgreSQL (on a schema of its
 // own in TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
-import { PgStore } from './pg-store';
-import { SqliteStore } from './sqlite-store';
+import { SqlStore } from './sql-store';
 import type { BffStore, NewEvent } from './store';
 
 interface Backend {
@@ -21,8 +20,8 @@ const sqlite = (): Backend => {
   const dir = mkdtempSync(path.join(tmpdir(), 'idv-store-test-'));
   let n = 0;
   return {
-    name: 'SqliteStore',
-    open: async () => new SqliteStore(path.join(dir, `bff-${++n}.sqlite`)),
+    name: 'SQLite',
+    open: async () => SqlStore.sqlite(path.join(dir, `bff-${++n}.sqlite`)),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 };
@@ -30,11 +29,11 @@ const sqlite = (): Backend => {
 const postgres = (): Backend => {
   const schemas: string[] = [];
   return {
-    name: 'PgStore',
+    name: 'PostgreSQL',
     open: async () => {
       const { url, schema } = freshSchemaUrl('idv_store');
       schemas.push(schema);
-      return PgStore.open(url);
+      return SqlStore.postgres(url);
     },
     cleanup: async () => {
       for (const schema of schemas) await dropSchema(schema);
@@ -68,8 +67,8 @@ const pendingCheck = (id: string, createdAt = new Date().toISOString()): CreditC
 });
 
 describe.each([
-  { name: 'SqliteStore', makeBackend: sqlite },
-  { name: 'PgStore', makeBackend: postgres },
+  { name: 'SQLite', makeBackend: sqlite },
+  { name: 'PostgreSQL', makeBackend: postgres },
 ])('BffStore on $name', ({ makeBackend }) => {
   const backend = makeBackend();
   const opened: BffStore[] = [];
@@ -546,9 +545,9 @@ describe.each([
   });
 });
 
-describe('PgStore: several instances on one database', () => {
+describe('SqlStore on PostgreSQL: several instances on one database', () => {
   const { url, schema } = freshSchemaUrl('idv_store_multi');
-  const opened: PgStore[] = [];
+  const opened: SqlStore[] = [];
 
   afterAll(async () => {
     for (const s of opened) await s.close();
@@ -556,7 +555,11 @@ describe('PgStore: several instances on one database', () => {
   });
 
   it('migrates once when instances start at the same time, and they share everything', async () => {
-    const [a, b, c] = await Promise.all([PgStore.open(url), PgStore.open(url), PgStore.open(url)]);
+    const [a, b, c] = await Promise.all([
+      SqlStore.postgres(url),
+      SqlStore.postgres(url),
+      SqlStore.postgres(url),
+    ]);
     opened.push(a, b, c);
     await a.bindVerification('s', { verificationId: 'v', identity: 'i', flowId: 'f', flowName: null });
     expect(await b.sessionOwnsIdentity('s', 'i')).toBe(true);
@@ -565,7 +568,7 @@ describe('PgStore: several instances on one database', () => {
     expect(await a.countLoginAttempt('ip', 60_000)).toBe(1);
     expect(await c.countLoginAttempt('ip', 60_000)).toBe(2);
     // Opening again later finds nothing to migrate.
-    const d = await PgStore.open(url);
+    const d = await SqlStore.postgres(url);
     opened.push(d);
     expect((await d.listVerifications({})).map((v) => v.id)).toEqual(['v']);
   });

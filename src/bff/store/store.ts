@@ -77,8 +77,8 @@ export interface StoredReview {
 }
 
 /**
- * Everything the BFF keeps: `SqliteStore` (one instance, the default) or `PgStore` (DATABASE_URL,
- * any number of instances). Both pass `store.test.ts`.
+ * Everything the BFF keeps: `SqlStore` on SQLite (one instance, the default) or on PostgreSQL
+ * (DATABASE_URL, any number of instances). Both dialects pass `store.test.ts`.
  */
 export interface BffStore {
   /** Binds a new verification to a browser session (and records it for the staff list). */

@@ -16,7 +16,7 @@ import { Lifecycle } from '../verification/lifecycle';
 import { MediaStore } from '../storage/media-store';
 import { OutboundPolicy } from '../storage/outbound-url';
 import { Outbox } from '../storage/outbox';
-import { PgDeliveryQueue } from '../storage/pg-outbox';
+import { DeliveryQueue } from '../storage/delivery-queue';
 import { RetentionSweep } from '../verification/retention';
 import { VerificationRepo } from '../storage/verification-repo';
 import { creditCheckRoutes } from './routes/credit-checks';
@@ -65,7 +65,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
-    queue: config.databaseUrl ? new PgDeliveryQueue(db, config.databaseUrl) : undefined,
+    queue: config.databaseUrl ? DeliveryQueue.postgres(db, config.databaseUrl) : undefined,
   });
   const ctx: ServiceContext = {
     config,

@@ -2,122 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { request } from 'undici';
 import type { Db } from './db';
+import { bodyNaming, DeliveryQueue, type OutboxRow } from './delivery-queue';
 import { redactUrl, type OutboundPolicy } from './outbound-url';
-
-export interface OutboxRow {
-  id: number;
-  url: string;
-  body: string;
-  attempts: number;
-  next_at: number;
-}
-
-/** What happened to one delivery attempt. */
-export type Outcome =
-  | { kind: 'delivered'; at: number; attempts: number }
-  | { kind: 'failed'; at: number; attempts: number; error: string }
-  | { kind: 'retry'; nextAt: number; attempts: number; error: string };
-
-/**
- * Where pending deliveries are kept: the SQLite outbox table itself (the default), or PostgreSQL
- * (`pg-outbox.ts`, with DATABASE_URL).
- */
-export interface DeliveryQueue {
-  /** Receiver URLs with deliveries pending. */
-  pendingUrls(): Promise<string[]>;
-  /** The oldest pending delivery to `url`. */
-  next(url: string): Promise<OutboxRow | undefined>;
-  settle(id: number, outcome: Outcome): Promise<void>;
-  /** Erasure: every event whose body names `resourcePath`, delivered or not. */
-  dropAllFor(resourcePath: string): Promise<void>;
-  /** Deliveries given up on, newest first. */
-  failed(limit: number): Promise<FailedRow[]>;
-  /** Puts failed deliveries (the ids, or all) back in their queues with a fresh schedule; how many. */
-  redeliver(ids: number[] | undefined, now: number): Promise<number>;
-  close(): Promise<void>;
-}
-
-export interface FailedRow {
-  id: number;
-  url: string;
-  event_name: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: number;
-  failed_at: number;
-}
-
-/** A LIKE pattern of a resource path inside a JSON body; the path is made of service ids (no wildcards). */
-export const bodyNaming = (resourcePath: string) => `%${resourcePath}"%`;
 
 export const signBody = (body: string | Buffer, secret: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
-
-/** Pending deliveries in the SQLite outbox table, where `enqueue` wrote them. */
-export class SqliteDeliveryQueue implements DeliveryQueue {
-  constructor(private readonly db: Db) {}
-
-  async pendingUrls() {
-    const rows = this.db
-      .prepare('SELECT DISTINCT url FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL')
-      .all() as { url: string }[];
-    return rows.map((r) => r.url);
-  }
-
-  async next(url: string) {
-    return this.db
-      .prepare(
-        'SELECT id, url, body, attempts, next_at FROM outbox WHERE url = ? AND delivered_at IS NULL AND failed_at IS NULL ORDER BY id LIMIT 1',
-      )
-      .get(url) as OutboxRow | undefined;
-  }
-
-  async settle(id: number, outcome: Outcome) {
-    if (outcome.kind === 'delivered') {
-      this.db
-        .prepare('UPDATE outbox SET delivered_at = ?, attempts = ?, last_error = NULL WHERE id = ?')
-        .run(outcome.at, outcome.attempts, id);
-    } else if (outcome.kind === 'failed') {
-      this.db
-        .prepare('UPDATE outbox SET failed_at = ?, attempts = ?, last_error = ? WHERE id = ?')
-        .run(outcome.at, outcome.attempts, outcome.error, id);
-    } else {
-      this.db
-        .prepare('UPDATE outbox SET next_at = ?, attempts = ?, last_error = ? WHERE id = ?')
-        .run(outcome.nextAt, outcome.attempts, outcome.error, id);
-    }
-  }
-
-  async dropAllFor() {
-    // Outbox.dropAllFor deleted them from this very table, inside the erasing transaction.
-  }
-
-  async failed(limit: number) {
-    return this.db
-      .prepare(
-        'SELECT id, url, event_name, attempts, last_error, created_at, failed_at FROM outbox WHERE failed_at IS NOT NULL ORDER BY id DESC LIMIT ?',
-      )
-      .all(limit) as FailedRow[];
-  }
-
-  async redeliver(ids: number[] | undefined, now: number) {
-    const reset = this.db.prepare(
-      'UPDATE outbox SET failed_at = NULL, attempts = 0, next_at = ?, last_error = NULL WHERE failed_at IS NOT NULL AND id = ?',
-    );
-    let count = 0;
-    this.db.transaction(() => {
-      const targets =
-        ids ??
-        (this.db.prepare('SELECT id FROM outbox WHERE failed_at IS NOT NULL').all() as { id: number }[]).map(
-          (r) => r.id,
-        );
-      for (const id of targets) count += reset.run(now, id).changes;
-    })();
-    return count;
-  }
-
-  async close() {}
-}
 
 /**
  * Durable webhook outbox: an event is written to SQLite in the same step as the state change
@@ -149,7 +38,7 @@ export class Outbox {
       queue?: DeliveryQueue;
     },
   ) {
-    this.queue = options.queue ?? new SqliteDeliveryQueue(db);
+    this.queue = options.queue ?? DeliveryQueue.sqlite(db);
   }
 
   /** Call inside the transaction that makes the change; delivery starts after `resume`. */

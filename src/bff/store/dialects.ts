@@ -1,0 +1,145 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import { migrate } from '@/server-shared/pg-migrate';
+import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
+import type { CompiledExecutor } from '@/server-shared/compiled-once';
+import { KeyQueue } from './key-queue';
+import { pgMigrations } from './pg-migrations';
+import type { BffTables, Epoch, Time } from './rows';
+import { SqliteConnectionDriver, directExecutor, sqliteConnectionDialect } from './sqlite-driver';
+import { migrateSqlite } from './sqlite-migrations';
+
+/**
+ * What differs between SQLite and PostgreSQL under the one store (`sql-store.ts`): how times,
+ * booleans and JSON are stored, whose clock is "now", the tie-break of equal times, the lock of
+ * `exclusive`, and what an erasure does after its transaction.
+ */
+export interface StoreDialect {
+  readonly name: 'sqlite' | 'postgres';
+  readonly db: Kysely<BffTables>;
+  /** Where `compiledOnce` queries run: the Kysely itself, or on SQLite straight on the driver. */
+  readonly hot: CompiledExecutor;
+  /** A time for a `Time` column: TIMESTAMPTZ or ISO text. */
+  time(date: Date): Time;
+  /** A time for an `Epoch` column: TIMESTAMPTZ or epoch milliseconds. */
+  epoch(date: Date): Epoch;
+  bool(value: boolean): boolean | number;
+  /** Now, for a `Time` column (PostgreSQL: the database's clock, shared by every instance). */
+  now(): RawBuilder<Time>;
+  /** Now plus `ms`, for an `Epoch` column. */
+  nowEpoch(ms?: number): RawBuilder<Epoch>;
+  /** A row's insert order, to break ties between equal times (rowid, or the `seq` column). */
+  readonly insertOrder: RawBuilder<number>;
+  /** verifications.data equals the JSON text (PostgreSQL compares JSONB by value). */
+  sameData(json: string | null): RawBuilder<boolean>;
+  /** In an upsert's RETURNING: true for a row the statement inserted; null where there is no such thing. */
+  readonly inserted: RawBuilder<boolean> | null;
+  /** A JSON column as read: parsed already (JSONB) or text. */
+  readJson(value: unknown): unknown;
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** After an erasure's transaction. */
+  afterErase(): void;
+  close(): Promise<void>;
+  /** The pool and URL the staff event bus listens on (PostgreSQL only). */
+  readonly postgres?: { pool: pg.Pool; connectionString: string };
+}
+
+/** One SQLite file (WAL), owned by one process. */
+export function sqliteDialect(file: string): StoreDialect {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new Database(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  zeroWhatIsDeleted(raw);
+  migrateSqlite(raw);
+  const driver = new SqliteConnectionDriver(raw, () => raw.close());
+  const db = new Kysely<BffTables>({ dialect: sqliteConnectionDialect(driver) });
+  const queue = new KeyQueue();
+  return {
+    name: 'sqlite',
+    db,
+    hot: directExecutor(driver),
+    time: (date) => date.toISOString(),
+    epoch: (date) => date.getTime(),
+    bool: (value) => (value ? 1 : 0),
+    now: () => sql<Time>`${new Date().toISOString()}`,
+    nowEpoch: (ms = 0) => sql<Epoch>`${Date.now() + ms}`,
+    insertOrder: sql<number>`rowid`,
+    sameData: (json) => sql<boolean>`data IS ${json}`,
+    inserted: null,
+    readJson: (value) => (typeof value === 'string' ? JSON.parse(value) : value),
+    // One process owns the file, so a chain of promises per key is lock enough.
+    exclusive: (key, fn) => queue.run(key, fn),
+    afterErase: () => flushErasure(raw),
+    close: () => db.destroy(),
+  };
+}
+
+/** Key of the advisory lock that lets one starting instance migrate while the others wait. */
+const MIGRATION_LOCK = 'idv-bff-migrations';
+
+/** PostgreSQL (DATABASE_URL), shared by any number of instances; migrates at open. */
+export async function postgresDialect(
+  connectionString: string,
+  options: { max?: number } = {},
+): Promise<StoreDialect> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // An idle client whose server went away emits 'error'; the pool replaces it on the next query.
+  pool.on('error', () => undefined);
+  const client = await pool.connect();
+  try {
+    await migrate(client, pgMigrations, 'bff_migrations', MIGRATION_LOCK);
+  } finally {
+    client.release();
+  }
+  // Locks of `exclusive` wait on their own connections, so that code running under a lock can
+  // always get one of the main pool's: sharing one pool, enough waiting locks would starve it.
+  const lockPool = new pg.Pool({ connectionString, max: 4 });
+  lockPool.on('error', () => undefined);
+  const queue = new KeyQueue();
+  const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    name: 'postgres',
+    db,
+    hot: db,
+    time: (date) => date,
+    epoch: (date) => date,
+    bool: (value) => value,
+    now: () => sql<Time>`now()`,
+    nowEpoch: (ms = 0) => (ms ? sql<Epoch>`now() + ${ms} * interval '1 millisecond'` : sql<Epoch>`now()`),
+    insertOrder: sql<number>`seq`,
+    sameData: (json) => sql<boolean>`data IS NOT DISTINCT FROM ${json}::jsonb`,
+    // xmax = 0 only for a row this statement inserted.
+    inserted: sql<boolean>`(xmax = 0)`,
+    readJson: (value) => value,
+    exclusive: (key, fn) => {
+      // One waiter per key and instance on the database, the others queue here.
+      const run = async () => {
+        const lock = await lockPool.connect();
+        let broken = false;
+        try {
+          await lock.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+          try {
+            return await fn();
+          } finally {
+            await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => {
+              // A connection that cannot unlock must not go back to the pool still holding the lock.
+              broken = true;
+            });
+          }
+        } finally {
+          lock.release(broken);
+        }
+      };
+      return queue.run(key, run);
+    },
+    afterErase: () => undefined,
+    close: async () => {
+      await Promise.all([db.destroy(), lockPool.end()]);
+    },
+    postgres: { pool, connectionString },
+  };
+}
