@@ -1,14 +1,7 @@
 import type { StaffStreamEvent } from '@/shared/contract/bff-api';
+import type { EventBus } from '../store/event-bus';
 
 type Listener = (event: StaffStreamEvent) => void;
-
-/** Carries staff events between the instances that share a database (see store/pg-event-bus.ts). */
-export interface EventBus {
-  /** Starts receiving: every instance's events, this one's included, go to `deliver`. */
-  start(deliver: (event: StaffStreamEvent) => void): Promise<void>;
-  publish(event: StaffStreamEvent): void;
-  close(): Promise<void>;
-}
 
 /**
  * Fans staff-console events out to the open server-sent-event streams of this process. With a

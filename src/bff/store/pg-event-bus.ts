@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { staffStreamEventSchema, type StaffStreamEvent } from '@/shared/contract/bff-api';
-import type { EventBus } from '../domain/event-hub';
+import type { EventBus } from './event-bus';
 
 /**
  * Notifications are per database, not per schema: the channel is named after the schema, so that
