@@ -6,16 +6,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { withAllocatorEnv } from '@/server-shared/allocator-env';
 import { freePort } from '../fixtures/free-port';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { sample } from '../fixtures/samples';
 import { globalPassportInputs } from '../fixtures/send-input-form';
-import { startNode, sleep, stopNode, waitForHttp } from './lib/node-process';
+import { benchAuth, startBenchService } from './lib/bench-service';
+import { sleep, stopNode, waitForHttp } from './lib/node-process';
 import { rssKb, rssPeakSampler } from './lib/proc-stats';
 
 const AFTER = Number(process.env.MEMORY_AFTER_SECONDS ?? 60);
-const secrets = { SERVICE_CLIENT_ID: 'burst-client', SERVICE_CLIENT_SECRET: 'burst-client-secret' };
 
 /** Issue 21's bomb: 1.2 MB of progressive JPEG whose decode holds a 600 MB coefficient buffer. */
 export const progressiveBomb = () =>
@@ -27,34 +26,10 @@ async function burst(kind: 'bombs' | 'flows') {
   const dir = mkdtempSync(path.join(tmpdir(), 'idv-burst-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // As `npm start` starts it (its allocator settings included).
-  const service = startNode(
-    'src/service/main.ts',
-    withAllocatorEnv({
-      ...process.env,
-      ...secrets,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      SERVICE_PORT: String(port),
-      DATA_DIR: dir,
-      SERVICE_WEBHOOK_URL: 'none',
-      PROCESSING_STEP_MS: '20',
-      LOG_LEVEL: 'warn',
-    }),
-  );
+  const service = startBenchService(port, dir, { PROCESSING_STEP_MS: '20' });
   try {
     await waitForHttp(`${url}/health`, service);
-    const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString(
-      'base64',
-    );
-    const oauth = await fetch(`${url}/oauth`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    });
-    const auth = {
-      authorization: `Bearer ${((await oauth.json()) as { access_token: string }).access_token}`,
-    };
+    const auth = await benchAuth(url);
     const passport = readFileSync(sample('gb-passport.jpg').path);
     const selfie = readFileSync(sample('selfie.jpg').path);
     const residency = await noisePhoto(2900, 2100, { quality: 85, seed: 7 });

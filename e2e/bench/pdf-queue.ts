@@ -5,15 +5,14 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { withAllocatorEnv } from '@/server-shared/allocator-env';
 import { freePort } from '../fixtures/free-port';
 import { heavyTextPdf } from '../fixtures/heavy-pdf';
 import { samplePath } from '../fixtures/samples';
 import { sendInputForm } from '../fixtures/send-input-form';
-import { startNode, sleep, stopNode, waitForHttp } from './lib/node-process';
+import { benchAuth, startBenchService } from './lib/bench-service';
+import { sleep, stopNode, waitForHttp } from './lib/node-process';
 import { rssKb } from './lib/proc-stats';
 
-const secrets = { SERVICE_CLIENT_ID: 'pdf-queue-client', SERVICE_CLIENT_SECRET: 'pdf-queue-client-secret' };
 const childrenOf = (pid: number): number[] => {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
@@ -27,30 +26,10 @@ const childrenOf = (pid: number): number[] => {
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-pdf-queue-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
-const service = startNode(
-  'src/service/main.ts',
-  withAllocatorEnv({
-    ...process.env,
-    ...secrets,
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    SERVICE_PORT: String(port),
-    DATA_DIR: dir,
-    SERVICE_WEBHOOK_URL: 'none',
-    LOG_LEVEL: 'warn',
-  }),
-);
+const service = startBenchService(port, dir);
 try {
   await waitForHttp(`${url}/health`, service);
-  const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString(
-    'base64',
-  );
-  const oauth = await fetch(`${url}/oauth`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  const auth = { authorization: `Bearer ${((await oauth.json()) as { access_token: string }).access_token}` };
+  const auth = await benchAuth(url);
   const statement = (filename: string) => ({
     inputType: 'financial-information-bank-statement-parsing-request',
     data: { type: 'bank-document', country: 'BR', institutionId: 'br-banco-exemplo', filename },
