@@ -123,7 +123,7 @@ describe('upload wait for a missing back side', () => {
     // A stop during the wait: the deadline is in the database, the next start keeps it.
     await svc.close();
     svc = await startService({ UPLOAD_WAIT_SECONDS: '2' }, dataDir);
-    const done = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected'], 10_000);
+    const done = await waitForStatus(svc, v.id, ['verified', 'reviewNeeded', 'rejected']);
     expect(done.documents).toHaveLength(2);
     await svc.close();
   });
