@@ -11,7 +11,8 @@
 // FACE_USE_MODELS.descriptor): the 33-point chip turned ±4° (`resnetIris`), with a chip scaled 5 %
 // too (`resnetIrisScale`), the 23-point chip (CHIP_ALIGNMENT: no lips between the mouth corners)
 // turned ±4° (`resnetIrisCorners`), the face match's views (FACE_MATCH_VIEWS, `resnetChosen`) and
-// those mirrored too (`resnetChosenMirrored`). Variants of the scoring: dlib's own Euclidean distance instead of the
+// those mirrored too (`resnetChosenMirrored`), and those fused with faceres by z-scores
+// (`resnetChosenFaceres0.1`, `…0.3`: the weight of faceres). Variants of the scoring: dlib's own Euclidean distance instead of the
 // cosine (`…Euclidean`) and the cosine after subtracting the mean descriptor of the repo's drawn
 // sample faces (`resnetCohortCentred`; no real face is shipped for a cohort).
 // An image where no face is found is retried with a border, as the service's
@@ -260,10 +261,10 @@ const allModels = [
   'resnetChosenMirrored',
   ...(extra ? (['mobileface', 'mobilefacenet'] as const) : []),
 ] as const;
-type Model = (typeof allModels)[number] | 'mobileface' | 'mobilefacenet';
+type Model = (typeof allModels)[number] | 'mobileface' | 'mobilefacenet' | 'resnetChosenFaceres';
 // DESCRIPTOR_MODELS=resnet,resnetScales runs only those (faceres also costs a second detection per image).
 const only = process.env.DESCRIPTOR_MODELS?.split(',');
-const models = allModels.filter((m) => !only || m === 'resnet' || only.includes(m));
+const models: readonly Model[] = allModels.filter((m) => !only || m === 'resnet' || only.includes(m));
 const described = Object.fromEntries(models.map((m) => [m, []])) as unknown as Record<
   Model,
   { entry: EvalEntry; descriptor: number[] }[]
@@ -407,11 +408,13 @@ const graphMb = (dir: string, name: string) => sizeMb([join(dir, `${name}.json`)
 const sizes = (model: Model) =>
   model === 'faceres'
     ? graphMb(humanModelsDir(), 'faceres')
-    : model === 'mobileface' || model === 'mobilefacenet'
-      ? extraDir
-        ? graphMb(extraDir, model)
-        : 0
-      : resnetMb;
+    : model === 'resnetChosenFaceres'
+      ? graphMb(humanModelsDir(), 'faceres') + resnetMb
+      : model === 'mobileface' || model === 'mobilefacenet'
+        ? extraDir
+          ? graphMb(extraDir, model)
+          : 0
+        : resnetMb;
 
 /**
  * A known labelling error of ../shared/eval, corrected here and only here: human-stock-teen-1…4 are
@@ -468,6 +471,36 @@ type Score = (a: number[], b: number[]) => number;
 const scorings: [string, Model, Score][] = [
   ...models.map((m): [string, Model, Score] => [m, m, descriptorCosine]),
 ];
+/**
+ * Score fusion with Human's faceres: each face's face-match descriptor (`resnetChosen`) and its
+ * faceres embedding side by side, scored as a weighted sum of the two scores (1 − d²/2 and the
+ * cosine), each z-normalised on the set's own different-people pairs (corrected labels: fitted on
+ * the set it is measured on, so if anything optimistic). CPU: the two variants' figures added.
+ */
+const RESNET_LENGTH = 128;
+if (models.includes('faceres') && models.includes('resnetChosen')) {
+  const faceresOf = new Map(described.faceres.map((d) => [d.entry, d.descriptor]));
+  described.resnetChosenFaceres = described.resnetChosen.flatMap((d) => {
+    const faceres = faceresOf.get(d.entry);
+    return faceres ? [{ entry: d.entry, descriptor: [...d.descriptor, ...faceres] }] : [];
+  });
+  cost.resnetChosenFaceres = cost.resnetChosen.map((ms, i) => ms + (cost.faceres[i] ?? 0));
+  const parts = (d: number[]) => [d.slice(0, RESNET_LENGTH), d.slice(RESNET_LENGTH)] as const;
+  const zOf = (score: Score) => {
+    const { impostor } = rates(described.resnetChosenFaceres, score, correctedId);
+    const mean = impostor.reduce((s, v) => s + v, 0) / impostor.length;
+    const sd = Math.sqrt(impostor.reduce((s, v) => s + (v - mean) ** 2, 0) / impostor.length);
+    return (a: number[], b: number[]) => (score(a, b) - mean) / sd;
+  };
+  const resnetZ = zOf((a, b) => descriptorSimilarity(parts(a)[0], parts(b)[0]));
+  const faceresZ = zOf((a, b) => descriptorCosine(parts(a)[1], parts(b)[1]));
+  for (const weight of [0.1, 0.3])
+    scorings.push([
+      `resnetChosenFaceres${weight}`,
+      'resnetChosenFaceres',
+      (a, b) => (1 - weight) * resnetZ(a, b) + weight * faceresZ(a, b),
+    ]);
+}
 // The product's similarity (1 − d²/2, face-rules.ts): the same order as the negated distance.
 const euclidean: Score = descriptorSimilarity;
 for (const model of [

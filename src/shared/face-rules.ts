@@ -55,13 +55,13 @@ export const EYES_CLOSED_MAX_OPENNESS = 0.22;
  * the former, the 33-point chip on the mesh without the iris model turned ±4° (mark 0.8462):
  * 7.1 % on the whole set, 7.2 % over the splits. Of that change, the iris model's eyes alone give
  * 7.2 → 4.8 % (`resnetIrisEuclidean`). Measured and not adopted: in bench:descriptors, the
- * mirror image averaged in (`resnetChosenMirroredEuclidean`: 7.1 %, splits 6.9 %), photometric
- * normalisation (grey world, stretch, equalisation), the cosine after subtracting the drawn sample
- * faces' mean, faceres-deep, mobileface, mobilefacenet; in a one-off script on the same detections
- * (not kept), more views (turns of ±8°, shifts of 3 px, scales 0.9–1.1, a greyscale copy: none
- * better over the splits), Human's faceres fused by z-scores with the former descriptor (weights
- * 0.1–0.5: worse at every weight), and the views weighted by their agreement with the others
- * (splits 3.3 %, within noise of 3.4 %).
+ * mirror image averaged in (`resnetChosenMirroredEuclidean`: 7.1 %, splits 6.9 %), Human's faceres
+ * fused by z-scores (`resnetChosenFaceres0.1`: 7.1 %, splits 6.2 %; weight 0.3: 14.7 %, 12.2 %),
+ * photometric normalisation (grey world, stretch, equalisation), the cosine after subtracting the
+ * drawn sample faces' mean, faceres-deep, mobileface, mobilefacenet; in a one-off script on the
+ * same detections (not kept), more views (turns of ±8°, shifts of 3 px, scales 0.9–1.1, a
+ * greyscale copy: none better over the splits) and the views weighted by their agreement with the
+ * others (splits 3.3 %, within noise of 3.4 %).
  */
 export const FACE_MATCH_MIN_SIMILARITY = 0.8416;
 /** Images are shrunk to this long side before detection (the detector itself works at 256 px). */
