@@ -7,7 +7,12 @@
 // (`resnetBoxChip`). Variants of the chip before the network: photometric normalisations
 // (`resnetGreyWorld`, `resnetStretch`, `resnetEqualised`, `resnetEqualisedHalf`, see
 // normalisedChip) and the mean over the template scaled ±5 % (`resnetScales`, with mirrors
-// `resnetScalesMirrored`). Variants of the scoring: dlib's own Euclidean distance instead of the
+// `resnetScalesMirrored`). On the face match's own mesh (the iris model refines the eyes:
+// FACE_USE_MODELS.descriptor): the 33-point chip turned ±4° (`resnetIris`), with a chip scaled 5 %
+// too (`resnetIrisScale`), the 23-point chip (CHIP_ALIGNMENT: no lips between the mouth corners)
+// turned ±4° (`resnetIrisCorners`), the face match's views (FACE_MATCH_VIEWS, `resnetChosen`) and
+// those mirrored too (`resnetChosenMirrored`), and those fused with faceres by z-scores
+// (`resnetChosenFaceres0.1`, `…0.3`: the weight of faceres). Variants of the scoring: dlib's own Euclidean distance instead of the
 // cosine (`…Euclidean`) and the cosine after subtracting the mean descriptor of the repo's drawn
 // sample faces (`resnetCohortCentred`; no real face is shipped for a cohort).
 // An image where no face is found is retried with a border, as the service's
@@ -27,12 +32,13 @@ import type * as Tf from '@tensorflow/tfjs-core';
 import { decodeForFaces, humanModelsDir, loadFaceModels, withBorder } from '@/service/checks/faces';
 import { alignedChip, meshChip, similarityChip } from '@/service/checks/face-align';
 import {
-  CHIP_LANDMARKS,
-  DLIB_CHIP_TEMPLATE,
+  DLIB_33_ALIGNMENT,
+  FACE_MATCH_VIEWS,
   chipDescriptor,
   loadRecognitionNet,
   recognitionDescriptor,
   recognitionModelFiles,
+  type DescriptorViews,
 } from '@/service/checks/face-recognition';
 import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
 import { loadEvalSet, type EvalEntry } from './lib/eval-set';
@@ -185,7 +191,7 @@ function normalisedChip(chip: Tf.Tensor4D, mode: Photometric): Tf.Tensor4D {
 
 /** dlib's template scaled by `scale` about the chip's centre (over 1: the face fills more of the chip, less padding). */
 const scaledTemplate = (scale: number) =>
-  DLIB_CHIP_TEMPLATE.map(([x, y]) => [75 + scale * (x - 75), 75 + scale * (y - 75)] as const);
+  DLIB_33_ALIGNMENT.template.map(([x, y]) => [75 + scale * (x - 75), 75 + scale * (y - 75)] as const);
 
 /** The descriptor of the 33-point chip, photometrically normalised and/or averaged over template scales. */
 async function variantDescriptor(
@@ -200,7 +206,7 @@ async function variantDescriptor(
   const chips: Tf.Tensor4D[] = [];
   try {
     for (const scale of scales) {
-      const chip = meshChip(tf, image, mesh, CHIP_LANDMARKS, scaledTemplate(scale), 150);
+      const chip = meshChip(tf, image, mesh, DLIB_33_ALIGNMENT.landmarks, scaledTemplate(scale), 150);
       if (!chip) return undefined;
       chips.push(chip);
       if (photometric) chips.push(normalisedChip(chip, photometric));
@@ -248,20 +254,35 @@ const allModels = [
   'resnetEqualisedHalf',
   'resnetScales',
   'resnetScalesMirrored',
+  'resnetIris',
+  'resnetIrisScale',
+  'resnetIrisCorners',
+  'resnetChosen',
+  'resnetChosenMirrored',
   ...(extra ? (['mobileface', 'mobilefacenet'] as const) : []),
 ] as const;
-type Model = (typeof allModels)[number] | 'mobileface' | 'mobilefacenet';
+type Model = (typeof allModels)[number] | 'mobileface' | 'mobilefacenet' | 'resnetChosenFaceres';
 // DESCRIPTOR_MODELS=resnet,resnetScales runs only those (faceres also costs a second detection per image).
 const only = process.env.DESCRIPTOR_MODELS?.split(',');
-const models = allModels.filter((m) => !only || m === 'resnet' || only.includes(m));
+const models: readonly Model[] = allModels.filter((m) => !only || m === 'resnet' || only.includes(m));
 const described = Object.fromEntries(models.map((m) => [m, []])) as unknown as Record<
   Model,
   { entry: EvalEntry; descriptor: number[] }[]
 >;
-const cost = Object.fromEntries([...models, 'mesh'].map((m) => [m, []])) as unknown as Record<
-  Model | 'mesh',
+const cost = Object.fromEntries([...models, 'mesh', 'meshIris'].map((m) => [m, []])) as unknown as Record<
+  Model | 'mesh' | 'meshIris',
   number[]
 >;
+/** Variants on the face match's own mesh (FACE_USE_MODELS.descriptor: the iris model refines the eyes). */
+const onIrisMesh: readonly Model[] = [
+  'resnetIris',
+  'resnetIrisScale',
+  'resnetIrisCorners',
+  'resnetChosen',
+  'resnetChosenMirrored',
+];
+const largest = <F extends { box: number[] }>(faces: F[]) =>
+  [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
 for (const entry of entries) {
   const { data, info } = await decodeForFaces(entry.path);
   let image: Tf.Tensor3D = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
@@ -277,9 +298,12 @@ for (const entry of entries) {
       ? await cpuMs(() => human.detect(image, faceresConfig))
       : mesh;
     cost.mesh.push(mesh.ms);
+    const irisMesh = models.some((m) => onIrisMesh.includes(m))
+      ? await cpuMs(() => human.detect(image, faceUseConfig('descriptor')))
+      : undefined;
+    if (irisMesh) cost.meshIris.push(irisMesh.ms);
+    const irisFace = irisMesh && largest(irisMesh.value.face);
     if (withFaceres !== mesh) cost.faceres.push(Math.max(0, withFaceres.ms - mesh.ms));
-    const largest = <F extends { box: number[] }>(faces: F[]) =>
-      [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
     const face = largest(withFaceres.value.face);
     if (face?.embedding?.length) described.faceres.push({ entry, descriptor: Array.from(face.embedding) });
     if (face) {
@@ -309,9 +333,16 @@ for (const entry of entries) {
             }
           },
         ],
-        ['resnet', () => recognitionDescriptor(net, img, face.mesh)],
-        ['resnetMirrored', () => recognitionDescriptor(net, img, face.mesh, { mirrored: true })],
-        ['resnetTurns', () => recognitionDescriptor(net, img, face.mesh, { turns: [0, -4, 4] })],
+        ['resnet', () => recognitionDescriptor(net, img, face.mesh, { alignment: DLIB_33_ALIGNMENT })],
+        [
+          'resnetMirrored',
+          () => recognitionDescriptor(net, img, face.mesh, { alignment: DLIB_33_ALIGNMENT, mirrored: true }),
+        ],
+        [
+          'resnetTurns',
+          () =>
+            recognitionDescriptor(net, img, face.mesh, { alignment: DLIB_33_ALIGNMENT, turns: [0, -4, 4] }),
+        ],
         ['resnetGreyWorld', () => variantDescriptor(img, face.mesh, { photometric: 'greyWorld' })],
         ['resnetStretch', () => variantDescriptor(img, face.mesh, { photometric: 'stretch' })],
         ['resnetEqualised', () => variantDescriptor(img, face.mesh, { photometric: 'equalised' })],
@@ -322,6 +353,17 @@ for (const entry of entries) {
           () => variantDescriptor(img, face.mesh, { scales: [1, 0.95, 1.05], mirrored: true }),
         ],
       ];
+      if (irisFace) {
+        const irisRuns: [Model, DescriptorViews][] = [
+          ['resnetIris', { alignment: DLIB_33_ALIGNMENT, turns: [0, -4, 4] }],
+          ['resnetIrisScale', { alignment: DLIB_33_ALIGNMENT, turns: [0, -4, 4], scales: [1.05] }],
+          ['resnetIrisCorners', { turns: [0, -4, 4] }],
+          ['resnetChosen', FACE_MATCH_VIEWS],
+          ['resnetChosenMirrored', { ...FACE_MATCH_VIEWS, mirrored: true }],
+        ];
+        for (const [model, views] of irisRuns)
+          runs.push([model, () => recognitionDescriptor(net, img, irisFace.mesh, views)]);
+      }
       if (extra) {
         // mobileface's graph scales 0–255 itself; mobilefacenet takes (x − 127.5) / 128.
         runs.push(['mobileface', () => arcfaceDescriptor(extra.mobileface, img, face.mesh, (c) => c)]);
@@ -351,7 +393,7 @@ for (const file of readdirSync(samplesDir).filter((f) => f.endsWith('.jpg'))) {
   try {
     const result = await human.detect(image, faceUseConfig('count'));
     for (const face of result.face) {
-      const descriptor = await recognitionDescriptor(net, image, face.mesh);
+      const descriptor = await recognitionDescriptor(net, image, face.mesh, { alignment: DLIB_33_ALIGNMENT });
       if (descriptor) cohort.push(descriptor);
     }
   } finally {
@@ -366,11 +408,13 @@ const graphMb = (dir: string, name: string) => sizeMb([join(dir, `${name}.json`)
 const sizes = (model: Model) =>
   model === 'faceres'
     ? graphMb(humanModelsDir(), 'faceres')
-    : model === 'mobileface' || model === 'mobilefacenet'
-      ? extraDir
-        ? graphMb(extraDir, model)
-        : 0
-      : resnetMb;
+    : model === 'resnetChosenFaceres'
+      ? graphMb(humanModelsDir(), 'faceres') + resnetMb
+      : model === 'mobileface' || model === 'mobilefacenet'
+        ? extraDir
+          ? graphMb(extraDir, model)
+          : 0
+        : resnetMb;
 
 /**
  * A known labelling error of ../shared/eval, corrected here and only here: human-stock-teen-1…4 are
@@ -413,9 +457,12 @@ function rates(
 
 const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(3));
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-const report: Record<string, unknown> = { meshCpuMs: Math.round(percentile(cost.mesh, 50)) };
+const report: Record<string, unknown> = {
+  meshCpuMs: Math.round(percentile(cost.mesh, 50)),
+  meshIrisCpuMs: cost.meshIris.length ? Math.round(percentile(cost.meshIris, 50)) : undefined,
+};
 console.log(
-  `${entries.length} images; detector + mesh alone: CPU p50 ${percentile(cost.mesh, 50).toFixed(0)} ms; people ${people.length} (halves A/B); cohort of drawn sample faces: ${cohort.length}`,
+  `${entries.length} images; detector + mesh alone: CPU p50 ${percentile(cost.mesh, 50).toFixed(0)} ms${cost.meshIris.length ? `, with the iris model (the face match's mesh) ${percentile(cost.meshIris, 50).toFixed(0)} ms` : ''}; people ${people.length} (halves A/B); cohort of drawn sample faces: ${cohort.length}`,
 );
 const centred = (d: number[]) => d.map((v, k) => v - (cohortMean?.[k] ?? 0));
 // Scorings of the base descriptor besides the cosine: dlib's own Euclidean distance (negated, so
@@ -424,6 +471,36 @@ type Score = (a: number[], b: number[]) => number;
 const scorings: [string, Model, Score][] = [
   ...models.map((m): [string, Model, Score] => [m, m, descriptorCosine]),
 ];
+/**
+ * Score fusion with Human's faceres: each face's face-match descriptor (`resnetChosen`) and its
+ * faceres embedding side by side, scored as a weighted sum of the two scores (1 − d²/2 and the
+ * cosine), each z-normalised on the set's own different-people pairs (corrected labels: fitted on
+ * the set it is measured on, so if anything optimistic). CPU: the two variants' figures added.
+ */
+const RESNET_LENGTH = 128;
+if (models.includes('faceres') && models.includes('resnetChosen')) {
+  const faceresOf = new Map(described.faceres.map((d) => [d.entry, d.descriptor]));
+  described.resnetChosenFaceres = described.resnetChosen.flatMap((d) => {
+    const faceres = faceresOf.get(d.entry);
+    return faceres ? [{ entry: d.entry, descriptor: [...d.descriptor, ...faceres] }] : [];
+  });
+  cost.resnetChosenFaceres = cost.resnetChosen.map((ms, i) => ms + (cost.faceres[i] ?? 0));
+  const parts = (d: number[]) => [d.slice(0, RESNET_LENGTH), d.slice(RESNET_LENGTH)] as const;
+  const zOf = (score: Score) => {
+    const { impostor } = rates(described.resnetChosenFaceres, score, correctedId);
+    const mean = impostor.reduce((s, v) => s + v, 0) / impostor.length;
+    const sd = Math.sqrt(impostor.reduce((s, v) => s + (v - mean) ** 2, 0) / impostor.length);
+    return (a: number[], b: number[]) => (score(a, b) - mean) / sd;
+  };
+  const resnetZ = zOf((a, b) => descriptorSimilarity(parts(a)[0], parts(b)[0]));
+  const faceresZ = zOf((a, b) => descriptorCosine(parts(a)[1], parts(b)[1]));
+  for (const weight of [0.1, 0.3])
+    scorings.push([
+      `resnetChosenFaceres${weight}`,
+      'resnetChosenFaceres',
+      (a, b) => (1 - weight) * resnetZ(a, b) + weight * faceresZ(a, b),
+    ]);
+}
 // The product's similarity (1 − d²/2, face-rules.ts): the same order as the negated distance.
 const euclidean: Score = descriptorSimilarity;
 for (const model of [
@@ -432,6 +509,7 @@ for (const model of [
   'resnetTurns',
   'resnetScales',
   'resnetScalesMirrored',
+  ...onIrisMesh,
 ] as const)
   if (models.includes(model)) scorings.push([`${model}Euclidean`, model, euclidean]);
 if (cohortMean)
@@ -521,20 +599,22 @@ function halvesOf(model: Model, score: Score) {
   );
 }
 const baseHalves = halvesOf('resnet', descriptorCosine);
+// The face match before the iris-refined 23-point chip: the 33-point chip turned ±4°, by distance.
+const formerHalves = models.includes('resnetTurns') ? halvesOf('resnetTurns', euclidean) : undefined;
 console.log(
-  `random people splits (${splits.length}×2 halves, corrected): mean EER, mean FRR at FAR ≤ 0.1 %; halves better/equal/worse than resnet in EER, in FRR`,
+  `random people splits (${splits.length}×2 halves, corrected): mean EER, mean FRR at FAR ≤ 0.1 %; halves better/equal/worse than resnet in EER, in FRR${formerHalves ? '; in FRR than resnetTurnsEuclidean (the face match before)' : ''}`,
 );
 for (const [name, model, score] of scorings) {
   const halves = name === 'resnet' ? baseHalves : halvesOf(model, score);
   const mean = (k: 'eer' | 'frr') => halves.reduce((s, h) => s + h[k], 0) / halves.length;
-  const tally = (k: 'eer' | 'frr') =>
+  const tally = (k: 'eer' | 'frr', base = baseHalves) =>
     [
-      halves.filter((h, i) => h[k] < baseHalves[i][k]).length,
-      halves.filter((h, i) => h[k] === baseHalves[i][k]).length,
-      halves.filter((h, i) => h[k] > baseHalves[i][k]).length,
+      halves.filter((h, i) => h[k] < base[i][k]).length,
+      halves.filter((h, i) => h[k] === base[i][k]).length,
+      halves.filter((h, i) => h[k] > base[i][k]).length,
     ].join('/');
   console.log(
-    `${name.padEnd(28)} EER ${pct(mean('eer'))}, FRR ${pct(mean('frr'))}; vs resnet EER ${tally('eer')}, FRR ${tally('frr')}`,
+    `${name.padEnd(28)} EER ${pct(mean('eer'))}, FRR ${pct(mean('frr'))}; vs resnet EER ${tally('eer')}, FRR ${tally('frr')}${formerHalves ? `; vs before FRR ${tally('frr', formerHalves)}` : ''}`,
   );
   (report[name] as Record<string, unknown>).randomHalves = { eer: mean('eer'), frr: mean('frr') };
 }

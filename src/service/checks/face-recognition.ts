@@ -9,12 +9,13 @@ import { meshChip } from './face-align';
  * The face match's descriptor: dlib's 128-d ResNet face recognition network (99.38 % on LFW as
  * published), with the weights `@vladmandic/face-api` ships (`model/face_recognition_model.*`,
  * 6.4 MB, uint8-quantized), run here on TensorFlow.js ops (the same runtime and wasm backend as
- * Human, without face-api's own bundle). Its input is the 150×150 chip dlib trained it on: 33
- * points of Human's face mesh (eyes, nose, mouth: the points of dlib's 68 that its
- * `get_face_chip_details` aligns on) mapped by a least-squares similarity onto dlib's mean face
- * (`DLIB_CHIP_TEMPLATE`), supersampled (`face-align.ts`). bench:descriptors measures it beside the
- * former chips: five points (eye centres, nose tip, mouth corners) onto the same mean face, and
- * before that a box from the brows to the chin, as face-api cuts it.
+ * Human, without face-api's own bundle). Its input is the 150×150 chip dlib trained it on: points
+ * of Human's face mesh (eyes, nose, mouth corners; the iris model refines the eyes) mapped by a
+ * least-squares similarity onto dlib's mean face (`CHIP_ALIGNMENT`), supersampled (`face-align.ts`).
+ * bench:descriptors measures it beside the former chips: all 33 points dlib's
+ * `get_face_chip_details` aligns on (`DLIB_33_ALIGNMENT`), five points (eye centres, nose tip,
+ * mouth corners) onto the same mean face, and before that a box from the brows to the chin, as
+ * face-api cuts it.
  */
 
 const require = createRequire(import.meta.url);
@@ -106,44 +107,77 @@ const DLIB_TO_MESH: readonly (readonly [number, number])[] = [
   [48, 61], [49, 39], [50, 37], [51, 0], [52, 267], [53, 269], [54, 291],
   [60, 78], [61, 82], [62, 13], [63, 312], [64, 308],
 ];
-/** The facemesh landmarks the chip is aligned on. */
-export const CHIP_LANDMARKS = DLIB_TO_MESH.map(([, mesh]) => mesh);
-/**
- * Where those landmarks go in the 150 px chip: dlib's mean face placed as
- * `get_face_chip_details(shape, 150, 0.25)` places it, (v + 0.25) / 1.5 of the chip, the crop the
- * network was trained on. A least-squares similarity over these 33 points is how dlib cuts its
- * chips from a 68-point shape; five points (eye centres, nose tip, mouth corners) measured a little
- * worse on the labelled dev set (bench:descriptors' `resnet5Points`).
- */
-export const DLIB_CHIP_TEMPLATE: readonly (readonly [number, number])[] = DLIB_TO_MESH.map(
-  ([dlib]) =>
-    [((MEAN_FACE_X[dlib - 17] + 0.25) / 1.5) * CHIP, ((MEAN_FACE_Y[dlib - 17] + 0.25) / 1.5) * CHIP] as const,
-);
+/** The points an alignment maps onto dlib's template, and where they go in the 150 px chip. */
+export interface ChipAlignment {
+  landmarks: readonly number[];
+  template: readonly (readonly [number, number])[];
+}
 
-/** dlib's template turned by `degrees` about the chip's centre. */
-const turnedTemplate = (degrees: number) => {
+/**
+ * Where dlib's mean-face points go in the 150 px chip: placed as `get_face_chip_details(shape,
+ * 150, 0.25)` places them, (v + 0.25) / 1.5 of the chip, the crop the network was trained on.
+ */
+const alignmentOn = (points: readonly (readonly [number, number])[]): ChipAlignment => ({
+  landmarks: points.map(([, mesh]) => mesh),
+  template: points.map(
+    ([dlib]) =>
+      [
+        ((MEAN_FACE_X[dlib - 17] + 0.25) / 1.5) * CHIP,
+        ((MEAN_FACE_Y[dlib - 17] + 0.25) / 1.5) * CHIP,
+      ] as const,
+  ),
+});
+
+/**
+ * All 33 points dlib's `get_face_chip_details` aligns a 68-point shape on: the face match's
+ * alignment until the eye points came from the iris model (kept for bench:descriptors).
+ */
+export const DLIB_33_ALIGNMENT = alignmentOn(DLIB_TO_MESH);
+
+/**
+ * The face match's alignment: dlib's points of the nose and eyes and the two mouth corners (23 of
+ * its 33; the lips between the corners left out), the eye points refined by the iris model
+ * (FACE_USE_MODELS.descriptor). The lips move with the expression and pulled the chip of a grin or
+ * an open mouth off the face; with the iris model's eye contours the eyes are the surest points.
+ * bench:descriptors on the dev set (with FACE_MATCH_VIEWS): see FACE_MATCH_MIN_SIMILARITY.
+ */
+export const CHIP_ALIGNMENT = alignmentOn(DLIB_TO_MESH.filter(([dlib]) => dlib <= 48 || dlib === 54));
+/** The facemesh landmarks the chip is aligned on. */
+export const CHIP_LANDMARKS = CHIP_ALIGNMENT.landmarks;
+/** Where those landmarks go in the 150 px chip. */
+export const DLIB_CHIP_TEMPLATE = CHIP_ALIGNMENT.template;
+
+/** A template turned by `degrees` and scaled by `scale` about the chip's centre. */
+const movedTemplate = (template: ChipAlignment['template'], degrees: number, scale = 1) => {
   const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
   const c = CHIP / 2;
-  return DLIB_CHIP_TEMPLATE.map(
-    ([x, y]) => [c + cos * (x - c) - sin * (y - c), c + sin * (x - c) + cos * (y - c)] as const,
-  );
+  return template.map(([x, y]) => {
+    const [u, v] = [scale * (x - c), scale * (y - c)];
+    return [c + cos * u - sin * v, c + sin * u + cos * v] as const;
+  });
 };
 
 export interface DescriptorViews {
   /** Chips turned by these angles (degrees) about the aligned chip's centre, their descriptors averaged. */
   turns?: readonly number[];
+  /** Unturned chips with the template scaled by these factors about the centre (over 1: less margin), averaged in too. */
+  scales?: readonly number[];
   /** Each chip's mirror image too. */
   mirrored?: boolean;
+  /** The landmarks and template the chips are aligned on (CHIP_ALIGNMENT unless said). */
+  alignment?: ChipAlignment;
 }
 
 /**
- * The views the face match describes a face from: the aligned chip and the same chip turned 4°
- * either way, their descriptors averaged (the pose and the landmarks' jitter then weigh less). With
- * the distance as the score (face-rules.ts, descriptorSimilarity), bench:descriptors on the dev set:
- * FRR at FAR ≤ 0.1 % 11.5 → 7.1 % and equal error 1.9 → 1.3 % against one view and the cosine,
- * better in 69 and worse in 3 of 80 halves of random people splits; ~70 ms a face instead of ~30.
+ * The views the face match describes a face from: the aligned chip, the same chip turned 4° either
+ * way and one with the template 5 % larger (a little less margin), their descriptors averaged (the
+ * pose, the landmarks' jitter and the crop then weigh less). bench:descriptors on the dev set, with
+ * CHIP_ALIGNMENT on the iris-refined mesh and the distance as the score: see
+ * FACE_MATCH_MIN_SIMILARITY; ~100 ms a face (four chips through the network) instead of ~30 for one.
+ * The mirror image, averaged in, lowered the equal error a little but raised the different-people
+ * tail: its FRR at FAR ≤ 0.1 % was worse in every combination measured.
  */
-export const FACE_MATCH_VIEWS: DescriptorViews = { turns: [0, -4, 4] };
+export const FACE_MATCH_VIEWS: DescriptorViews = { turns: [0, -4, 4], scales: [1.05] };
 
 /**
  * The 128-d descriptor of the face whose mesh is given, in `image` (int32 or float RGB,
@@ -154,12 +188,16 @@ export async function recognitionDescriptor(
   net: RecognitionNet,
   image: Tf.Tensor3D,
   mesh: DetectedFace['mesh'],
-  { turns = [0], mirrored = false }: DescriptorViews = {},
+  { turns = [0], scales = [], mirrored = false, alignment = CHIP_ALIGNMENT }: DescriptorViews = {},
 ): Promise<number[] | undefined> {
   const chips: Tf.Tensor4D[] = [];
+  const templates = [
+    ...turns.map((turn) => movedTemplate(alignment.template, turn)),
+    ...scales.map((scale) => movedTemplate(alignment.template, 0, scale)),
+  ];
   try {
-    for (const turn of turns) {
-      const chip = meshChip(net.tf, image, mesh, CHIP_LANDMARKS, turnedTemplate(turn), CHIP);
+    for (const template of templates) {
+      const chip = meshChip(net.tf, image, mesh, alignment.landmarks, template, CHIP);
       if (!chip) return undefined;
       chips.push(chip);
     }
