@@ -6,7 +6,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { samplePath } from '../../../e2e/fixtures/samples';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { checkDocumentPhoto, checkSelfiePhoto } from './check-input';
-import { crowdCandidates, decodeForFaces, detectFacesInPixels, loadFaceModels } from './faces';
+import {
+  crowdCandidates,
+  crowdInputSize,
+  decodeForFaces,
+  detectFacesInPixels,
+  loadFaceModels,
+} from './faces';
 
 // Issue 21, item 7: a crowd must not pass as one face. The detector reads the whole image squeezed
 // to 256 × 256, where each face of a 40-face mosaic is ~32 × 51 px: it found one.
@@ -100,4 +106,13 @@ describe('a crowd of faces', () => {
       expect(cells.filter((cell) => boxes.some((box) => centreIn(box, cell))).length).toBe(40);
     }
   }, 120_000);
+
+  it('reads a photo at 256 px on its short side, and a sliver of an image no larger than 1024 px long', () => {
+    expect(crowdInputSize(1024, 768)).toEqual([352, 256]);
+    expect(crowdInputSize(600, 800)).toEqual([256, 352]);
+    expect(crowdInputSize(150, 150)).toEqual([256, 256]);
+    // 600 × 150 000 px passes the size checks and is shrunk to 1024 px long: 4 × 1024.
+    expect(crowdInputSize(4, 1024)).toEqual([32, 1024]);
+    expect(crowdInputSize(1024, 200)).toEqual([1024, 192]);
+  });
 });

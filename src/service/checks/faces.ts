@@ -224,6 +224,12 @@ const DETECTOR_BOX_SCALE = 1.4;
  */
 export const CROWD_SHORT_SIDE = 256;
 /**
+ * Longest side of the crowd pass's input: an image longer than 4 : 1 (a sliver of 1024 × 4 px
+ * passes the size checks) is read smaller than CROWD_SHORT_SIDE rather than at up to 256 × 65536,
+ * so the pass never costs more than four times the detector's own 256 × 256.
+ */
+const CROWD_MAX_LONG_SIDE = 4 * CROWD_SHORT_SIDE;
+/**
  * A crowd-pass box (enlarged by 1.4 and squared, as Human does) is a candidate from this share of
  * the least face that counts: the face mesh's box, which judgeFaces measures, was 0.97–1.83 × the
  * crowd pass's box of the same face on the dev set's 59 faces (median 1.16).
@@ -271,12 +277,22 @@ export interface CrowdBox {
   score: number;
 }
 
+/** The crowd pass's input size for an image: its sides scaled alike and rounded to the network's 32 px grid. */
+export function crowdInputSize(width: number, height: number): [number, number] {
+  const scale = Math.min(
+    CROWD_SHORT_SIDE / Math.min(width, height),
+    CROWD_MAX_LONG_SIDE / Math.max(width, height),
+  );
+  const grid = (side: number) => Math.max(32, Math.round((side * scale) / 32) * 32);
+  return [grid(width), grid(height)];
+}
+
 /**
  * The crowd pass: blazeface once on the whole image resized without distortion to
- * CROWD_SHORT_SIDE on its short side (each side rounded to the network's 32 px grid), its boxes
- * decoded as Human decodes them (anchors at the grid's cell centres, non-max suppression, the box
- * enlarged by 1.4, squared and clamped to the image), in the image's pixels. Human's own pass
- * squeezes any photo into 256 × 256, where the mosaic's faces are 32 × 51 px: it found one of 40.
+ * CROWD_SHORT_SIDE on its short side (crowdInputSize), its boxes decoded as Human decodes them
+ * (anchors at the grid's cell centres, non-max suppression, the box enlarged by 1.4, squared and
+ * clamped to the image), in the image's pixels. Human's own pass squeezes any photo into 256 ×
+ * 256, where the mosaic's faces are 32 × 51 px: it found one of 40.
  */
 export async function crowdCandidates(
   tf: typeof Tf,
@@ -285,8 +301,7 @@ export async function crowdCandidates(
   width: number,
   height: number,
 ): Promise<CrowdBox[]> {
-  const scale = CROWD_SHORT_SIDE / Math.min(width, height);
-  const [w, h] = [width, height].map((side) => Math.max(32, Math.round((side * scale) / 32) * 32));
+  const [w, h] = crowdInputSize(width, height);
   const heads = tf.tidy(() => {
     const resized = tf.image.resizeBilinear(tf.cast(tf.expandDims(image, 0), 'float32') as Tf.Tensor4D, [
       h,
