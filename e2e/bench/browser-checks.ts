@@ -1,6 +1,7 @@
 // `npm run bench:browser-checks`: the wizard's model checks in Chromium (the capture-checks test
 // page, e2e/fixtures/capture-harness.html, with the real modules): the selfie face check's model
-// load and its time per image once loaded (p50/p99 over BENCH_ROUNDS), the camera guide running
+// load, its time per image once loaded (p50/p99 over BENCH_ROUNDS) and the CPU of Chromium's
+// processes per image (what a loaded machine does not inflate), the camera guide running
 // (its look at a frame in the face worker, and the page thread's longest stall meanwhile beside an
 // idle page's), the passport MRZ check's OCR load and read time, against a plain decode of the same
 // file, the document camera's live look (page thread and worker per look, stalls) until it takes
@@ -16,6 +17,7 @@ import { buildHarness, HARNESS_PAGE, serveHarness } from '../fixtures/capture-ha
 import { samplesDir } from '../fixtures/samples';
 import { FACE_GUIDE_PAUSE_MS } from '@/features/wizard/capture/use-camera-guide';
 import { median, percentile } from './lib/percentile';
+import { childrenCpuMs } from './lib/proc-stats';
 import { testSettings } from '../fixtures/test-settings';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -118,15 +120,23 @@ try {
   for (let i = 0; i <= ROUNDS; i++)
     decode.push((await page.evaluate(() => window.captureHarness.timeDecode('/samples/selfie.jpg'))).ms);
   decode.shift();
-  const face = await page.evaluate(([path, rounds]) => window.captureHarness.timeSelfieFace(path, rounds), [
-    '/samples/selfie.jpg',
-    ROUNDS,
-  ] as const);
+  const timeSelfieFace = (rounds: number) =>
+    page.evaluate(([path, n]) => window.captureHarness.timeSelfieFace(path, n), [
+      '/samples/selfie.jpg',
+      rounds,
+    ] as const);
+  // Models loaded and one check first; then the CPU of every Chromium process over the rounds (and
+  // the one check each call makes first), which a loaded machine does not inflate as it does wall time.
+  const loaded = await timeSelfieFace(0);
+  const chromiumCpuBefore = childrenCpuMs();
+  const face = await timeSelfieFace(ROUNDS);
+  const cpuPerCheck = (childrenCpuMs() - chromiumCpuBefore) / (ROUNDS + 1);
   const base = median(decode);
   console.log(`\nSelfie face check in Chromium (selfie.jpg 720×960, ${ROUNDS} rounds):`);
   console.log(
-    `  models loaded in ${face.loadMs.toFixed(0)} ms (${face.thread === 'worker' ? 'face worker' : "page's thread"}, TensorFlow.js ${face.backend} backend); verdict ${face.problem ?? 'accepted'}, ${face.faces} face`,
+    `  models loaded in ${loaded.loadMs.toFixed(0)} ms (${loaded.thread === 'worker' ? 'face worker' : "page's thread"}, TensorFlow.js ${loaded.backend} backend); verdict ${face.problem ?? 'accepted'}, ${face.faces} face`,
   );
+  console.log(`  CPU of Chromium's processes per check (models loaded): ${cpuPerCheck.toFixed(0)} ms`);
   console.log(`  baseline decode      p50 ${base.toFixed(0).padStart(5)} ms`);
   for (const [label, values] of [
     ['detection', face.detectMs],

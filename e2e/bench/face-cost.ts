@@ -1,22 +1,23 @@
 // `npm run bench:face-cost -- /work/shared/eval`: where a face check's CPU goes, per image, on the
 // eval set's good selfies (kind face, expect ok), in this process on one thread. Each step is timed
 // on its own (process CPU time, p50/p99), after one untimed round per image: the decode, Human's
-// detect as the selfie check runs it, the crowd tiles' detector pass through Human's detect (the
-// previous path: the tile sliced at full size, cast and resized by Human) against the model called
-// directly on the four tiles resized in one pass (faces.ts tileCandidates, whose boxes and scores
-// must equal Human's on every tile), the blazeface model alone, and the whole face check
-// (decode + detectFacesInPixels with the crowd tiles). The machine's load average is printed.
+// detect as the selfie check runs it, the crowd pass before (blazeface on four tiles squeezed to
+// 256 × 256, lib/crowd-tiles-previous.ts) and now (blazeface once on the whole image at 256 px on
+// its short side, faces.ts crowdCandidates), the blazeface model alone, and the whole face check
+// (decode + detectFacesInPixels with the crowd pass and its confirmations). Every face Human's
+// whole-image detect counts must be among the crowd pass's boxes (a box centre inside it). The
+// machine's load average is printed.
 import { loadavg } from 'node:os';
 import type * as Tf from '@tensorflow/tfjs-core';
 import {
+  crowdCandidates,
   decodeForFaces,
   detectFacesInPixels,
   loadFaceModels,
-  tileCandidates,
-  type DetectorModel,
   type HumanFace,
 } from '@/service/checks/faces';
 import { faceUseConfig } from '@/shared/face-rules';
+import { tileCandidates, type DetectorModel } from './lib/crowd-tiles-previous';
 import { loadEvalSet } from './lib/eval-set';
 import { percentile } from './lib/percentile';
 
@@ -44,23 +45,8 @@ const cpuMs = async (run: () => Promise<unknown>) => {
 };
 const times = new Map<string, number[]>();
 const record = (step: string, ms: number) => times.set(step, [...(times.get(step) ?? []), ms]);
-let tilesSame = 0;
-const tilesDiffering: string[] = [];
-
-/** The previous crowd pass: Human's detector-only detect on each tile sliced out at full size. */
-async function humanTiles(image: Tf.Tensor3D, width: number, height: number) {
-  const [tw, th] = [Math.ceil(width * 0.6), Math.ceil(height * 0.6)];
-  const found: HumanFace[][] = [];
-  for (const left of [0, width - tw]) {
-    for (const top of [0, height - th]) {
-      const tile = tf.slice(image, [top, left, 0], [th, tw, 3]);
-      found.push((await human.detect(tile, DETECTOR_ONLY)).face);
-      tile.dispose();
-    }
-  }
-  return found;
-}
-const boxes = (faces: HumanFace[]) => JSON.stringify(faces.map((f) => [f.box, f.boxScore]));
+let facesSeen = 0;
+const facesMissed: string[] = [];
 
 for (const entry of entries) {
   const { data, info } = await decodeForFaces(entry.path);
@@ -82,30 +68,36 @@ for (const entry of entries) {
       if (timed) record(name, ms);
     };
     await step('decode (decodeForFaces)', () => decodeForFaces(entry.path));
-    await step("Human detect, whole image, 'selfie' models", () =>
-      human.detect(image, faceUseConfig('selfie')),
-    );
+    let whole: HumanFace[] = [];
+    await step("Human detect, whole image, 'selfie' models", async () => {
+      whole = (await human.detect(image, faceUseConfig('selfie'))).face;
+    });
     await step('Human detect, whole image, detector only', () => human.detect(image, DETECTOR_ONLY));
     await step('blazeface model.execute alone [1,256,256,3]', async () => {
       const out = detector.execute(input);
       for (const t of [out].flat()) await t.data();
       tf.dispose(out);
     });
-    let previous: HumanFace[][] = [];
-    let direct: HumanFace[][] = [];
-    await step('crowd pass, 4 tiles: Human detect (previous)', async () => {
-      previous = await humanTiles(image, width, height);
-    });
-    await step('crowd pass, 4 tiles: model direct (now)', async () => {
-      direct = await tileCandidates(tf, detector, image, width, height);
+    await step('crowd pass before: 4 tiles squeezed to 256 × 256', () =>
+      tileCandidates(tf, detector, image, width, height),
+    );
+    let boxes: Awaited<ReturnType<typeof crowdCandidates>> = [];
+    await step('crowd pass now: whole image, 256 px short side', async () => {
+      boxes = await crowdCandidates(tf, models.crowd, image, width, height);
     });
     if (timed) {
-      for (const [i, faces] of previous.entries()) {
-        if (boxes(faces) === boxes(direct[i])) tilesSame++;
-        else tilesDiffering.push(`${entry.file} tile ${i}: ${boxes(faces)} vs ${boxes(direct[i])}`);
+      for (const {
+        box: [x, y, w, h],
+      } of whole) {
+        facesSeen++;
+        const found = boxes.some(({ box: b }) => {
+          const [cx, cy] = [b[0] + b[2] / 2, b[1] + b[3] / 2];
+          return cx >= x && cx <= x + w && cy >= y && cy <= y + h;
+        });
+        if (!found) facesMissed.push(`${entry.file}: ${JSON.stringify([x, y, w, h])}`);
       }
     }
-    await step("face check now: decode + detect 'selfie' with crowd tiles", async () => {
+    await step("face check now: decode + detect 'selfie' with the crowd pass", async () => {
       const decoded = await decodeForFaces(entry.path);
       await detectFacesInPixels(
         {
@@ -118,7 +110,7 @@ for (const entry of entries) {
         { crowd: true },
       );
     });
-    await step("detect 'selfie' without crowd tiles (pixels decoded before)", async () => {
+    await step("detect 'selfie' without the crowd pass (pixels decoded before)", async () => {
       await detectFacesInPixels(pixels(), 'selfie');
     });
   }
@@ -133,10 +125,10 @@ console.log(
 console.log('CPU ms per image (p50 / p99):');
 for (const [name, values] of times)
   console.log(
-    `  ${name.padEnd(62)} ${percentile(values, 50).toFixed(0).padStart(4)} / ${percentile(values, 99).toFixed(0)}`,
+    `  ${name.padEnd(64)} ${percentile(values, 50).toFixed(0).padStart(4)} / ${percentile(values, 99).toFixed(0)}`,
   );
 console.log(
-  `crowd tiles whose direct boxes and scores equal Human's: ${tilesSame}/${tilesSame + tilesDiffering.length}`,
+  `faces of Human's whole-image detect among the crowd pass's boxes: ${facesSeen - facesMissed.length}/${facesSeen}`,
 );
-for (const line of tilesDiffering) console.log(`  ${line}`);
-if (tilesDiffering.length) process.exitCode = 1;
+for (const line of facesMissed) console.log(`  missed ${line}`);
+if (facesMissed.length) process.exitCode = 1;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Resident memory of a process in kB, from /proc (0 once it has gone). */
 export function rssKb(pid: number) {
@@ -35,4 +35,41 @@ export function rssPeakSampler(pid: number, everyMs: number) {
       return peak;
     },
   };
+}
+
+/**
+ * user + system CPU time in ms of every process below this one (a browser it launched, with its
+ * renderers, GPU and utility processes), from /proc; a process that ended in between is not
+ * counted.
+ */
+export function childrenCpuMs(root = process.pid) {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+      parents.set(Number(name), Number(fields[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents)
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+  }
+  tree.delete(root);
+  let total = 0;
+  for (const pid of tree) {
+    try {
+      total += cpuMs(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
 }

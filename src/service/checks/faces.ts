@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import {
   FACE_INPUT_LONG_SIDE,
-  FACE_MAX_DETECTED,
   FACE_MIN_CONFIDENCE,
+  FACE_MIN_SIDE_SHARE,
+  FACE_MODELS,
   FACE_USE_MODELS,
   faceUseConfig,
   humanConfig,
@@ -48,15 +49,9 @@ export interface HumanFace {
   score: number;
   mesh: [number, number, number?][];
 }
-export interface DetectorModel {
-  inputs: { shape?: number[] }[];
-  execute(input: Tf.Tensor): Tf.Tensor | Tf.Tensor[];
-}
 interface HumanInstance {
   load(): Promise<void>;
   detect(input: Tensor, config?: unknown): Promise<{ face: HumanFace[]; error?: string | null }>;
-  /** The loaded graph models by name; the crowd tiles run `blazeface` directly (tileCandidates). */
-  models: { models: Record<string, unknown> };
 }
 
 /** Where the Human models live in node_modules; only the ones named in FACE_MODELS are read. */
@@ -99,7 +94,8 @@ export function fileRouter(url: string | string[]) {
   };
 }
 
-let loading: Promise<{ human: HumanInstance; tf: TfCore; net: RecognitionNet }> | undefined;
+let loading:
+  Promise<{ human: HumanInstance; tf: TfCore; net: RecognitionNet; crowd: CrowdDetector }> | undefined;
 
 /** Loads the runtime and the models once (about 1 s); later calls reuse them. */
 export function loadFaceModels() {
@@ -115,7 +111,7 @@ export function loadFaceModels() {
     await human.load();
     // After Human's load: it picks and initialises the wasm backend the network's ops run on.
     const net = await loadRecognitionNet(tf as unknown as typeof Tf);
-    return { human, tf, net };
+    return { human, tf, net, crowd: await loadCrowdDetector() };
   })();
   return loading;
 }
@@ -150,8 +146,9 @@ export function withBorder(tf: typeof Tf, image: Tf.Tensor3D): Tf.Tensor3D {
 
 /**
  * Detects faces in raw RGB or RGBA pixels, with the models `use` needs (face-rules.ts,
- * FACE_USE_MODELS); `crowd` (a still photo) looks for small faces in tiles too (withCrowd). The tensor's int32 RGB values are written from the bytes in one pass (tfjs
- * would otherwise convert a byte array itself, after an RGB copy).
+ * FACE_USE_MODELS); `crowd` (a still photo) looks for small faces too (withCrowd). The tensor's
+ * int32 RGB values are written from the bytes in one pass (tfjs would otherwise convert a byte
+ * array itself, after an RGB copy).
  */
 export function detectFacesInPixels(
   pixels: FacePixels,
@@ -160,7 +157,7 @@ export function detectFacesInPixels(
 ): Promise<FaceReading> {
   const { data, width, height, channels } = pixels;
   const run = queue.then(async () => {
-    const { human, tf, net } = await loadFaceModels();
+    const { human, tf, net, crowd } = await loadFaceModels();
     const values = new Int32Array(width * height * 3);
     for (let i = 0, o = 0; o < values.length; i += channels, o += 3) {
       values[o] = data[i];
@@ -181,7 +178,7 @@ export function detectFacesInPixels(
     try {
       let judgement = await judge(tensor, width, height);
       if (options.crowd && judgement.faces.length <= 1) {
-        judgement = await withCrowd(judgement, { human, tf, tensor, values, width, height, use });
+        judgement = await withCrowd(judgement, { human, tf, crowd, tensor, values, width, height });
       }
       if (use === 'descriptor' && judgement.faces.length === 0) {
         // Only for the face match, and only after nothing was found (a tight crop: see withBorder).
@@ -219,88 +216,142 @@ const CROWD_TILE_SHARE = 0.6;
 const DETECTOR_IOU_THRESHOLD = 0.1;
 const DETECTOR_BOX_SCALE = 1.4;
 
-/** Blazeface's anchor centres at 256 px (Human's facemeshutil generateAnchors): 16 × 16 × 2, then 8 × 8 × 6. */
-function blazefaceAnchors(size: number) {
-  const anchors: [number, number][] = [];
-  for (const [stride, count] of [
-    [size / 16, 2],
-    [size / 8, 6],
-  ]) {
-    const cells = Math.floor((size + stride - 1) / stride);
-    for (let y = 0; y < cells; y++)
-      for (let x = 0; x < cells; x++)
-        for (let n = 0; n < count; n++) anchors.push([stride * (x + 0.5), stride * (y + 0.5)]);
-  }
-  return anchors;
+/**
+ * Short side of the crowd pass's input, the image resized without distortion. A face that counts
+ * (FACE_MIN_SIDE_SHARE of the short side) is then ≥ 25.6 px there. Blazeface fed an undistorted
+ * image found every one of the dev set's 42 good selfies' faces scaled down to a 22 px mesh box
+ * (score ≥ 0.63; ≥ 0.73 at 26 px), and every face of the 1920 × 1500 mosaic of 40 (0.53–0.77).
+ */
+export const CROWD_SHORT_SIDE = 256;
+/**
+ * Longest side of the crowd pass's input: an image longer than 4 : 1 (a sliver of 1024 × 4 px
+ * passes the size checks) is read smaller than CROWD_SHORT_SIDE rather than at up to 256 × 65536,
+ * so the pass never costs more than four times the detector's own 256 × 256.
+ */
+const CROWD_MAX_LONG_SIDE = 4 * CROWD_SHORT_SIDE;
+/**
+ * A crowd-pass box (enlarged by 1.4 and squared, as Human does) is a candidate from this share of
+ * the least face that counts: the face mesh's box, which judgeFaces measures, was 0.97–1.83 × the
+ * crowd pass's box of the same face on the dev set's 59 faces (median 1.16).
+ */
+const CROWD_CANDIDATE_SHARE = 0.75;
+/** Most boxes the crowd pass keeps: the mosaic shows 40 faces. */
+const CROWD_MAX_BOXES = 64;
+
+/** Blazeface with a free input size, and the nodes of its four heads (scores and boxes of its two grids). */
+export interface CrowdDetector {
+  model: { execute(input: Tf.Tensor, outputs: string[]): Tf.Tensor[] };
+  outputs: string[];
 }
 
 /**
- * The detector-only reading of a crowd tile, as Human's `detect` with the mesh off returns it
- * (its blazeface.ts getBoxes and facemesh.ts predict: anchors, non-max suppression, the box
- * scaled to the tile, enlarged by 1.4, squared and clamped, the score rounded to 0.01), from the
- * tile already resized to the detector's 256 × 256. Calling the model directly spares what
- * `detect` does to the tile first: slicing it out of the image at full size, casting and
- * resizing it (~45 of the ~75 ms a tile cost on the dev set's selfies).
+ * Blazeface read a second time (0.5 MB) for the crowd pass: Human's copy declares a 1 × 256 × 256
+ * input. The network is convolutional; only that declaration and the four reshapes to its 896
+ * anchors of a 256 px input are tied to the size, so this copy's input is declared free and its
+ * heads are read before the reshapes.
  */
-async function detectorFaces(
+async function loadCrowdDetector(): Promise<CrowdDetector> {
+  const converter = require('@tensorflow/tfjs-converter') as {
+    loadGraphModel(handler: { load(): Promise<unknown> }): Promise<CrowdDetector['model']>;
+  };
+  const artifacts = await fileRouter(
+    `file://${join(humanModelsDir(), `${FACE_MODELS.detector}.json`)}`,
+  )!.load();
+  const nodes = (artifacts.modelTopology as { node: GraphNode[] }).node;
+  const input = nodes.find((n) => n.op === 'Placeholder')?.attr?.shape;
+  if (!input) throw new Error('the face detector declares no input');
+  input.shape.dim = [-1, -1, -1, 3].map((size) => ({ size: String(size) }));
+  const outputs = nodes.filter((n) => n.op === 'Reshape').map((n) => n.input[0]);
+  return { model: await converter.loadGraphModel({ load: () => Promise.resolve(artifacts) }), outputs };
+}
+
+interface GraphNode {
+  op: string;
+  input: string[];
+  attr?: { shape?: { shape: { dim: { size: string }[] } } };
+}
+
+/** A box of the crowd pass in the image's pixels (x, y, width, height), and its score. */
+export interface CrowdBox {
+  box: [number, number, number, number];
+  score: number;
+}
+
+/** The crowd pass's input size for an image: its sides scaled alike and rounded to the network's 32 px grid. */
+export function crowdInputSize(width: number, height: number): [number, number] {
+  const scale = Math.min(
+    CROWD_SHORT_SIDE / Math.min(width, height),
+    CROWD_MAX_LONG_SIDE / Math.max(width, height),
+  );
+  const grid = (side: number) => Math.max(32, Math.round((side * scale) / 32) * 32);
+  return [grid(width), grid(height)];
+}
+
+/**
+ * The crowd pass: blazeface once on the whole image resized without distortion to
+ * CROWD_SHORT_SIDE on its short side (crowdInputSize), its boxes decoded as Human decodes them
+ * (anchors at the grid's cell centres, non-max suppression, the box enlarged by 1.4, squared and
+ * clamped to the image), in the image's pixels. Human's own pass squeezes any photo into 256 ×
+ * 256, where the mosaic's faces are 32 × 51 px: it found one of 40.
+ */
+export async function crowdCandidates(
   tf: typeof Tf,
-  detector: DetectorModel,
-  resized: Tf.Tensor4D,
-  tileWidth: number,
-  tileHeight: number,
-): Promise<HumanFace[]> {
-  const size = resized.shape[1];
-  const outputs = tf.tidy(() => {
-    const input = tf.sub(tf.div(resized, 127.5), 1);
-    // Four outputs (Human's "pinto" case): scores and boxes of the 512 fine anchors and the 384 coarse ones.
-    const res = (detector.execute(input) as Tf.Tensor[]).slice().sort((a, b) => a.size - b.size);
-    const fine = tf.concat([res[1], res[3]], 2);
-    const coarse = tf.concat([res[0], res[2]], 2);
-    return tf.squeeze(tf.concat([fine, coarse], 1), [0]) as Tf.Tensor2D;
+  crowd: CrowdDetector,
+  image: Tf.Tensor3D,
+  width: number,
+  height: number,
+): Promise<CrowdBox[]> {
+  const [w, h] = crowdInputSize(width, height);
+  const heads = tf.tidy(() => {
+    const resized = tf.image.resizeBilinear(tf.cast(tf.expandDims(image, 0), 'float32') as Tf.Tensor4D, [
+      h,
+      w,
+    ]);
+    return crowd.model.execute(tf.sub(tf.div(resized, 127.5), 1), crowd.outputs);
   });
-  const rows = (await outputs.array()) as number[][];
-  outputs.dispose();
-  const anchors = blazefaceAnchors(size);
-  const corners = rows.map((r, i) => {
-    const [cx, cy] = [r[1] + anchors[i][0], r[2] + anchors[i][1]];
-    return [cx - r[3] / 2, cy - r[4] / 2, cx + r[3] / 2, cy + r[4] / 2];
-  });
-  const scores = rows.map((r) => 1 / (1 + Math.exp(-r[0])));
+  const values = await Promise.all(heads.map((t) => t.data()));
+  const shapes = heads.map((t) => t.shape);
+  tf.dispose(heads);
+  const corners: number[][] = [];
+  const scores: number[] = [];
+  for (const [s, [, rows, cols, anchors]] of shapes.entries()) {
+    // A scores head (one channel per anchor) and the boxes head of its grid (16 per anchor: the
+    // box's centre and size, then six key points).
+    const b = shapes.findIndex((shape) => shape[1] === rows && shape[3] === anchors * 16);
+    if (b < 0) continue;
+    const stride = h / rows;
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) {
+        for (let a = 0; a < anchors; a++) {
+          const i = (y * cols + x) * anchors + a;
+          const [dx, dy, bw, bh] = values[b].subarray(i * 16, i * 16 + 4);
+          const [cx, cy] = [stride * (x + 0.5) + dx, stride * (y + 0.5) + dy];
+          corners.push([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2]);
+          scores.push(1 / (1 + Math.exp(-values[s][i])));
+        }
+      }
+    }
+  }
   const boxesT = tf.tensor2d(corners);
   const scoresT = tf.tensor1d(scores);
   const kept = await tf.image.nonMaxSuppressionAsync(
     boxesT,
     scoresT,
-    FACE_MAX_DETECTED,
+    CROWD_MAX_BOXES,
     DETECTOR_IOU_THRESHOLD,
     FACE_MIN_CONFIDENCE,
   );
   const indices = Array.from(await kept.data());
   tf.dispose([boxesT, scoresT, kept]);
-  const [fx, fy] = [tileWidth / size, tileHeight / size];
-  const faces: HumanFace[] = [];
-  for (const i of indices) {
-    const score = Math.round(100 * scores[i]) / 100;
-    if (scores[i] <= FACE_MIN_CONFIDENCE || score <= FACE_MIN_CONFIDENCE) continue;
-    const [x0, y0, x1, y1] = [corners[i][0] * fx, corners[i][1] * fy, corners[i][2] * fx, corners[i][3] * fy];
-    const [cx, cy] = [(x0 + x1) / 2, (y0 + y1) / 2];
-    const half = (Math.max(x1 - x0, y1 - y0) * DETECTOR_BOX_SCALE) / 2;
-    const [sx, sy, ex, ey] = [
-      Math.round(cx - half),
-      Math.round(cy - half),
-      Math.round(cx + half),
-      Math.round(cy + half),
-    ];
-    if (ex - sx <= 0) continue;
-    const box: HumanFace['box'] = [
-      Math.trunc(Math.max(0, sx)),
-      Math.trunc(Math.max(0, sy)),
-      Math.trunc(Math.min(tileWidth, ex) - Math.max(0, sx)),
-      Math.trunc(Math.min(tileHeight, ey) - Math.max(0, sy)),
-    ];
-    faces.push({ box, boxScore: score, score, mesh: [] });
-  }
-  return faces;
+  const [fx, fy] = [width / w, height / h];
+  return indices.map((i) => {
+    const [x0, y0, x1, y1] = corners[i];
+    const [cx, cy] = [((x0 + x1) / 2) * fx, ((y0 + y1) / 2) * fy];
+    const half = (Math.max((x1 - x0) * fx, (y1 - y0) * fy) * DETECTOR_BOX_SCALE) / 2;
+    const [sx, sy] = [Math.max(0, Math.round(cx - half)), Math.max(0, Math.round(cy - half))];
+    const [ex, ey] = [Math.min(width, Math.round(cx + half)), Math.min(height, Math.round(cy + half))];
+    return { box: [sx, sy, ex - sx, ey - sy], score: scores[i] };
+  });
 }
 
 /** The four crowd tiles of an image: 2 × 2, each CROWD_TILE_SHARE of a side, overlapping. */
@@ -313,107 +364,82 @@ function crowdTiles(width: number, height: number) {
 }
 
 /**
- * The detector-only reading of each crowd tile (boxes in the tile's pixels), what Human's `detect`
- * with the mesh off returns for the tile. The four tiles are resized to the detector's size in one
- * pass over the image, sampled where Human's resizeBilinear of each tile samples (pixel
- * y · tileHeight / size of the tile, no corner alignment).
- */
-export async function tileCandidates(
-  tf: typeof Tf,
-  detector: DetectorModel,
-  image: Tf.Tensor3D,
-  width: number,
-  height: number,
-): Promise<HumanFace[][]> {
-  const tiles = crowdTiles(width, height);
-  const size = detector.inputs[0].shape?.[1] ?? 256;
-  const resized = tf.tidy(() =>
-    tf.image.cropAndResize(
-      tf.expandDims(image, 0) as Tf.Tensor4D,
-      tiles.map((t) => [
-        t.top / (height - 1),
-        t.left / (width - 1),
-        (t.top + (t.height * (size - 1)) / size) / (height - 1),
-        (t.left + (t.width * (size - 1)) / size) / (width - 1),
-      ]),
-      tiles.map(() => 0),
-      [size, size],
-    ),
-  );
-  try {
-    const found: HumanFace[][] = [];
-    for (const [index, tile] of tiles.entries()) {
-      const one = tf.slice(resized, [index, 0, 0, 0], [1, size, size, 3]);
-      try {
-        found.push(await detectorFaces(tf, detector, one, tile.width, tile.height));
-      } finally {
-        one.dispose();
-      }
-    }
-    return found;
-  } finally {
-    resized.dispose();
-  }
-}
-
-/**
- * The detector reads the whole image at 256 px, so in a mosaic of 40 faces of 240 × 300 px on
- * 1920 × 1500 each face is ~32 px there and only one was found: a crowd passed as one face. When
- * the whole image shows at most one face, four overlapping tiles (each 60 % of a side, so each
- * face of up to a fifth of the image lies whole in one of them) are read too; a face found in a
- * tile counts when it is large enough for the whole image (FACE_MIN_SIDE_SHARE), lies clear of the
- * tile's inner edges (a face cut by the tile is read whole in another) and is not one already
- * counted (its centre in a counted face's box).
+ * The detector reads the whole image squeezed to 256 × 256, so in a mosaic of 40 faces of 240 ×
+ * 300 px on 1920 × 1500 it found one: a crowd passed as one face. When the whole image shows at
+ * most one face, the crowd pass (crowdCandidates) looks for smaller faces; each box it finds that
+ * could be a face that counts (CROWD_CANDIDATE_SHARE) and is not counted yet (its centre in a
+ * counted face's box) is confirmed by Human's full detect (detector and mesh, which drops boxes on
+ * a card's text) on one of four overlapping tiles (each 60 % of a side, so each face of up to a
+ * fifth of the image lies whole in one of them): the one that holds it clear of its inner edges
+ * with its centre nearest the box's. A face found in a tile counts when it is large enough for the
+ * whole image (FACE_MIN_SIDE_SHARE), lies clear of the tile's inner edges (a face cut by the tile
+ * is read whole in another) and is not counted yet. Only the count matters there: no iris.
  */
 async function withCrowd(
   judgement: FaceJudgement,
   at: {
     human: HumanInstance;
     tf: TfCore;
+    crowd: CrowdDetector;
     tensor: Tensor;
     /** The tensor's int32 RGB values, row by row. */
     values: Int32Array;
     width: number;
     height: number;
-    use: FaceUse;
   },
 ): Promise<FaceJudgement> {
-  const { human, tensor, values, width, height, use } = at;
+  const { human, crowd, tensor, values, width, height } = at;
   const tf = at.tf as unknown as typeof Tf;
-  const detector = human.models.models.blazeface as DetectorModel;
-  const tileWidth = Math.ceil(width * CROWD_TILE_SHARE);
-  const tileHeight = Math.ceil(height * CROWD_TILE_SHARE);
+  const tiles = crowdTiles(width, height);
+  const [{ width: tileWidth, height: tileHeight }] = tiles;
   const margin = Math.min(width, height) * 0.02;
   const faces = [...judgement.faces];
-  const counted = (face: DetectedFace) => {
-    const cx = face.box[0] + face.box[2] / 2;
-    const cy = face.box[1] + face.box[3] / 2;
+  const counted = ({ box }: { box: DetectedFace['box'] }) => {
+    const cx = box[0] + box[2] / 2;
+    const cy = box[1] + box[3] / 2;
     return faces.some(
       (f) => cx >= f.box[0] && cx <= f.box[0] + f.box[2] && cy >= f.box[1] && cy <= f.box[1] + f.box[3],
     );
   };
+  /** Whether a box (in the tile's pixels) lies clear of the tile's inner edges. */
+  const clear = (box: DetectedFace['box'], left: number, top: number) =>
+    (left === 0 || box[0] > margin) &&
+    (top === 0 || box[1] > margin) &&
+    (left + tileWidth === width || box[0] + box[2] < tileWidth - margin) &&
+    (top + tileHeight === height || box[1] + box[3] < tileHeight - margin);
   /** The faces of a tile's reading that count for the whole image and are not counted yet. */
-  const newFaces = (result: { face: HumanFace[]; error?: string | null }, left: number, top: number) => {
-    if (result.error) return [];
-    const inside = result.face.filter(
-      (f) =>
-        (left === 0 || f.box[0] > margin) &&
-        (top === 0 || f.box[1] > margin) &&
-        (left + tileWidth === width || f.box[0] + f.box[2] < tileWidth - margin) &&
-        (top + tileHeight === height || f.box[1] + f.box[3] < tileHeight - margin),
-    );
-    const placed: DetectedFace[] = inside.map((f) => ({
-      box: [f.box[0] + left, f.box[1] + top, f.box[2], f.box[3]],
-      score: f.boxScore ?? f.score,
-      mesh: f.mesh.map(([x, y, z]) => [x + left, y + top, z]),
-    }));
+  const newFaces = (found: HumanFace[], left: number, top: number) => {
+    const placed: DetectedFace[] = found
+      .filter((f) => clear(f.box, left, top))
+      .map((f) => ({
+        box: [f.box[0] + left, f.box[1] + top, f.box[2], f.box[3]],
+        score: f.boxScore ?? f.score,
+        mesh: f.mesh.map(([x, y, z]) => [x + left, y + top, z]),
+      }));
     return judgeFaces(placed, width, height).faces.filter((face) => !counted(face));
   };
-  const candidates = await tileCandidates(tf, detector, tensor as unknown as Tf.Tensor3D, width, height);
-  for (const [index, { left, top }] of crowdTiles(width, height).entries()) {
-    // The detector alone first; the mesh, which drops boxes on a card's text, only runs where the
-    // detector saw a face not yet counted: Human's full detect on the tile at full size.
-    if (!newFaces({ face: candidates[index] }, left, top).length) continue;
+  const least = Math.min(width, height) * FACE_MIN_SIDE_SHARE * CROWD_CANDIDATE_SHARE;
+  const candidates = (
+    await crowdCandidates(tf, crowd, tensor as unknown as Tf.Tensor3D, width, height)
+  ).filter((c) => Math.min(c.box[2], c.box[3]) >= least && !counted(c));
+  /** The tile each candidate is confirmed on. */
+  const tileOf = candidates.map(({ box }) => {
+    const [cx, cy] = [box[0] + box[2] / 2, box[1] + box[3] / 2];
+    const holding = tiles
+      .map((tile, index) => ({
+        index,
+        distance: Math.hypot(tile.left + tileWidth / 2 - cx, tile.top + tileHeight / 2 - cy),
+      }))
+      .filter(({ index }) => {
+        const { left, top } = tiles[index];
+        return clear([box[0] - left, box[1] - top, box[2], box[3]], left, top);
+      })
+      .sort((a, b) => a.distance - b.distance);
+    return holding[0]?.index;
+  });
+  for (const [index, { left, top }] of tiles.entries()) {
+    // Skipped when its candidates were counted meanwhile (found on an earlier tile).
+    if (!candidates.some((c, i) => tileOf[i] === index && !counted(c))) continue;
     // The tile's rows copied from the pixel values: the same int32 tensor as tf.slice gives, in
     // ~1 ms, where the wasm backend's slice of a 3-d int32 tensor took 18–35 ms.
     const rows = new Int32Array(tileWidth * tileHeight * 3);
@@ -423,9 +449,9 @@ async function withCrowd(
     }
     const tile = tf.tensor3d(rows, [tileHeight, tileWidth, 3], 'int32');
     try {
-      const result = await human.detect(tile as unknown as Tensor, faceUseConfig(use));
+      const result = await human.detect(tile as unknown as Tensor, faceUseConfig('count'));
       if (result.error) continue;
-      for (const face of newFaces(result, left, top)) faces.push(face);
+      for (const face of newFaces(result.face, left, top)) faces.push(face);
     } finally {
       tile.dispose();
     }
