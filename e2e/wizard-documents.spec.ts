@@ -43,7 +43,9 @@ test.describe('wizard: a face is not a document', () => {
   }) => {
     // The browser's outline takes a page of print filling the frame for a scan; the portrait that a
     // front must show is looked for by the service (the face models are not loaded on this step).
-    const screenshot = (await makeNotDocuments()).find((p) => p.name === 'text-page-phone.png')!;
+    const screenshot = (await makeNotDocuments(['text-page-phone.png'])).find(
+      (p) => p.name === 'text-page-phone.png',
+    )!;
     const wizard = new WizardPage(page);
     await wizard.start('ar-national-id');
     await wizard.continue(); // the document choice

@@ -108,7 +108,7 @@ describe('codes from the pixels alone (no marker)', () => {
 
   it('refuses a screenshot of text sent as a DNI front or a passport page as no document', async () => {
     // e2e/fixtures/make-not-documents.ts: a news page in a phone browser and in a desktop one.
-    const pictures = await makeNotDocuments();
+    const pictures = await makeNotDocuments(['text-page-phone.png', 'text-page-desktop.png']);
     const screenshot = (name: string) => pictures.find((p) => p.name === name)!.bytes;
     const dni = await createVerification(svc, 'ar-national-id');
     const asFront = await sendInput(
