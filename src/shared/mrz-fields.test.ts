@@ -39,6 +39,25 @@ describe('MRZ fields', () => {
     );
   });
 
+  it('swaps only what the pixels leave open when the reader says what that is', () => {
+    // The number is printed `<51284970`; its check digit (3) holds for `<51Z84970` alone.
+    const card = [
+      'IDCMW<512849703<<<<<<<<<<<<<<<',
+      '6104128M1402209CMW<<<<<<<<<<<1',
+      'PUBLIC<<JON<<<<<<<<<<<<<<<<<<<',
+    ];
+    expect(correctMrz(card)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    const only = (line: string) => [...line];
+    const sure = card.map(only);
+    expect(correctMrz(card, undefined, sure)).toEqual(card);
+    // Where the pixels show a 2 that may be a Z, the swap stands.
+    const open = card.map(only);
+    open[0][8] = '2Z';
+    expect(correctMrz(card, undefined, open)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    // A grid of another shape (lines the OCR read otherwise) bounds nothing.
+    expect(correctMrz(card, undefined, sure.slice(0, 2))[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+  });
+
   it('reads a state code the list knows when one letter is a look-alike, and leaves the rest', () => {
     const nld = [
       'P<MLDMEULENDIJK<<LOES<ALBERTINE<<<<<<<<<<<<<',

@@ -233,11 +233,25 @@ const MAX_TRIES = 512;
  * first); a state code that `isState` does not know, with one letter swapped for a look-alike
  * when that makes one it knows. Lines not of an ICAO format are returned as they are; a zone
  * whose check digits still fail is returned with the per-position fixes only.
+ *
+ * `plausible` (per line and position, the characters the pixels leave open there: the glyph
+ * reader's `plausible`, for lines of the same shape) limits the swaps to those: a failed check
+ * digit has a one-in-ten chance of holding after any swap, so a search over every look-alike
+ * "repairs" most zones printed with a wrong digit (or misread in two places) into a document number
+ * nobody printed.
  */
-export function correctMrz(lines: readonly string[], isState?: (code: string) => boolean): string[] {
+export function correctMrz(
+  lines: readonly string[],
+  isState?: (code: string) => boolean,
+  plausible?: readonly (readonly string[])[],
+): string[] {
   const length = lines[0]?.length ?? 0;
   const fields = mrzFieldsOf(lines);
   if (!fields || lines.some((l) => l.length !== length)) return [...lines];
+  const shown =
+    plausible?.length === lines.length && plausible.every((p, l) => p.length === lines[l].length)
+      ? plausible
+      : undefined;
   const chars = lines.map((line, l) =>
     [...line].map((c, k) => {
       const field = fields[l][k];
@@ -275,7 +289,10 @@ export function correctMrz(lines: readonly string[], isState?: (code: string) =>
     // that made a letter a digit is likelier than the one that made a digit a letter.
     open.sort(([la, ka], [lb, kb]) => Number(/\d/.test(chars[la][ka])) - Number(/\d/.test(chars[lb][kb])));
     const original = open.map(([l, k]) => chars[l][k]);
-    const options = original.map((c) => [c, ...LOOKALIKES[c]]);
+    const options = original.map((c, i) => [
+      c,
+      ...[...LOOKALIKES[c]].filter((o) => !shown || shown[open[i][0]][open[i][1]].includes(o)),
+    ]);
     let found = false;
     // Readings by number of swaps: 1, then 2, … (each swap one position to one look-alike).
     const tryChanges = (start: number, left: number, budget: { tries: number }): boolean => {

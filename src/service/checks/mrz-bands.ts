@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
 import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
-import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
+import { glyphsOfBand } from '@/shared/mrz-glyphs';
 
 /**
  * The MRZ bands of a document photo (lowest band first; none when no MRZ-like lines are found),
@@ -21,6 +21,8 @@ export interface MrzBandRead {
   pgm: Uint8Array;
   turnedPgm?: Uint8Array;
   byGlyphs?: MrzRead;
+  /** Per line and position, the characters the upright band's pixels leave open (the glyph reader's). */
+  plausible?: string[][];
 }
 
 /** A decode this wide (a landscape photo at the metrics' 1024) is read as it is; MRZ_OCR_WIDTH is 1000. */
@@ -59,7 +61,6 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
   const stretched = stretchContrast(grey);
   return levelledMrzBands(stretched, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
-    return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...(byGlyphs ? { byGlyphs } : {}) };
+    return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...glyphsOfBand(pixels, turned, parse, isState) };
   });
 }

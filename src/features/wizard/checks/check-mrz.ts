@@ -7,7 +7,7 @@ import {
   type MrzRead,
 } from '@/shared/document-reading';
 import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast, type GreyImage } from '@/shared/mrz-band';
-import { GLYPH_MIN_SCORE, readMrzByGlyphs, readMrzGlyphs } from '@/shared/mrz-glyphs';
+import { GLYPH_MIN_SCORE, glyphsOfBand, readMrzGlyphs } from '@/shared/mrz-glyphs';
 import { readMrzBandsWith, type MrzModel } from '@/shared/mrz-read';
 
 /**
@@ -89,8 +89,7 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
   // Only a band the glyph reader did not read alone fetches and starts the OCR.
   const bands = levelledMrzBands(grey, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
-    return { image: pixels, turned, ...(byGlyphs ? { byGlyphs } : {}) };
+    return { image: pixels, turned, ...glyphsOfBand(pixels, turned, parse, isState) };
   });
   const read: MrzRead = await readMrzBandsWith(bands, { ocr: ocrText, parse, isState });
   return { read, readMs: performance.now() - start };
