@@ -87,6 +87,24 @@ describe('MRZ fields', () => {
     expect(parseMrzLines(badState, parse)).toMatchObject({ found: true, valid: false });
   });
 
+  it('takes a nationality left blank (<<<), as a Macau resident card prints it, and never a blank issuer', () => {
+    const card = [
+      'I<MAC1228150<<9<<<<<<<<<<<<<<<',
+      '6106225M2912305<<<<<<<<<<<<<<6',
+      'CHONG<<KA<KEONG<<<<<<<<<<<<<<<',
+    ];
+    const read = parseMrzLines(card, parse);
+    expect(read).toMatchObject({
+      found: true,
+      valid: true,
+      issuingState: 'MAC',
+      person: { lastName: 'CHONG' },
+    });
+    expect(read.found && read.valid && read.person.nationality).toBeUndefined();
+    const noIssuer = [card[0].replace('MAC', '<<<'), ...card.slice(1)];
+    expect(parseMrzLines(noIssuer, parse)).toMatchObject({ found: true, valid: false });
+  });
+
   it('reads a Z taken for a 7 in optional data when the check digit says so', () => {
     const misread = [ICAO_TD3[0], ICAO_TD3[1].replace('ZE184', '7E184')];
     expect(correctMrz(misread)).toEqual(ICAO_TD3);
