@@ -54,8 +54,10 @@ describe('MRZ fields', () => {
     const open = card.map(only);
     open[0][8] = '2Z';
     expect(correctMrz(card, undefined, open)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
-    // A grid of another shape (lines the OCR read otherwise) bounds nothing.
+    // A grid of another shape, or one shifted a cell (lines the OCR read otherwise), bounds nothing.
     expect(correctMrz(card, undefined, sure.slice(0, 2))[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    const shifted = card.map((line) => [...`<${line.slice(0, -1)}`]);
+    expect(correctMrz(card, undefined, shifted)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
   });
 
   it('reads a state code the list knows when one letter is a look-alike, and leaves the rest', () => {
