@@ -395,7 +395,7 @@ const normalise = (v: Float32Array) => {
 };
 
 /**
- * Scores of every character at every cell, in one comparable unit: the correlation with the
+ * Scores of every character at every cell of a document number or optional data, in one comparable unit: the correlation with the
  * zone's own prints of it (the mean of the cells where only letters or only digits may stand,
  * which the field decides) less what such prints score with each other, or, for a character not
  * printed there, the correlation with the typeface's glyph less what the zone's characters score
@@ -430,12 +430,15 @@ function zoneScores(
   const selfScore = median(agreement);
   if (agreement.length === 0 || selfScore < MIN_SELF_AGREEMENT) return null;
   const templateScore = median(templateFit);
+  // Only document numbers and optional data are re-read or swapped: other cells keep their scores.
   return features.map((line, l) =>
     line.map((feature, k) =>
-      Float32Array.from(MRZ_ALPHABET, (_, c) => {
-        const mean = means.get(c);
-        return mean ? dot(feature, mean) - selfScore : template[l][k][c] - templateScore;
-      }),
+      fieldsOf(l)[k] !== 'X'
+        ? template[l][k]
+        : Float32Array.from(MRZ_ALPHABET, (_, c) => {
+            const mean = means.get(c);
+            return mean ? dot(feature, mean) - selfScore : template[l][k][c] - templateScore;
+          }),
     ),
   );
 }
@@ -453,23 +456,31 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
     let minScore = 1;
     let minMargin = 1;
     let total = 0;
-    const scores = features.map((line) =>
-      line.map((feature) => new Float32Array(glyphs.map((glyph) => dot(feature, glyph)))),
-    );
     // The first line's field kinds are the format's; the others' follow from it (a visa's `V`).
     let fields = MRZ_FIELDS[cells[0].length];
     const fieldsPerLine: string[] = [];
+    const scores: Float32Array[][] = [];
     let firstLine = '';
-    const lines = scores.map((line, l) => {
+    const lines = features.map((line, l) => {
       if (l === 1) fields = mrzFieldLayout(features.length, firstLine) ?? fields;
       fieldsPerLine.push(fields[l]);
-      const text = line
+      // Scores of the characters the field allows (the others stay at -Infinity).
+      scores.push(
+        line.map(
+          (feature, k) =>
+            new Float32Array(
+              glyphs.map((glyph, c) =>
+                mrzAllows(fields[l][k], MRZ_ALPHABET[c]) ? dot(feature, glyph) : -Infinity,
+              ),
+            ),
+        ),
+      );
+      const text = scores[l]
         .map((cellScores, k) => {
           let first = -Infinity;
           let second = -Infinity;
           let char = 0;
           cellScores.forEach((score, c) => {
-            if (!mrzAllows(fields[l][k], MRZ_ALPHABET[c])) return;
             if (score > first) [second, first, char] = [first, score, c];
             else if (score > second) second = score;
           });
@@ -519,6 +530,8 @@ export function readMrzGlyphs(image: GreyImage): GlyphReading | null {
   );
   const plausible = lines.map((line, l) =>
     [...line].map((char, k) => {
+      // correctMrz swaps in document numbers and optional data only.
+      if (fields[l][k] !== 'X') return char;
       const floor = scores[l][k][MRZ_ALPHABET.indexOf(char)] - PLAUSIBLE_MARGIN;
       const others = [...MRZ_ALPHABET].filter(
         (c, i) => c !== char && mrzAllows(fields[l][k], c) && scores[l][k][i] >= floor,
