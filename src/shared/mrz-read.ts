@@ -5,7 +5,8 @@
  *
  * For each band, lowest first: the glyph reader's zone when it was sure of it (no OCR); else the
  * OCR with the MRZ-trained model, the band turned half a turn when that reads nothing (a document
- * upside down); else the English model, whose reading stands only with the name line the MRZ model
+ * upside down), then the band with its contrast evened out (glare across part of it); else the
+ * English model, whose reading stands only with the name line the MRZ model
  * read (no check digit covers names, and the English model reads OCR-B's filler as `K`/`L`). Every
  * OCR reading is corrected by field and check digit (`correctMrz`). The first valid zone wins,
  * else the first zone read.
@@ -23,6 +24,8 @@ export type MrzModel = 'mrz' | 'eng';
 export interface MrzBandCandidate<Image> {
   image: Image;
   turned?: Image;
+  /** The band with its contrast evened out (`evenContrast`: glare across part of it), read when it as it is reads nothing valid. */
+  evened?: Image;
   byGlyphs?: MrzRead;
   plausible?: readonly (readonly string[])[];
 }
@@ -57,6 +60,10 @@ export async function readMrzBandsWith<Image>(
     let byModel = await read(band.image, 'mrz', band.plausible);
     if (!byModel.found && band.turned !== undefined) byModel = await read(band.turned, 'mrz');
     if (byModel.found && byModel.valid) return byModel;
+    if (band.evened !== undefined) {
+      const evened = await read(band.evened, 'mrz', band.plausible);
+      if (evened.found && evened.valid) return evened;
+    }
     const english = await read(band.image, 'eng', band.plausible);
     if (english.found && english.valid && sameNames(byModel, english)) return english;
     if (!first.found) first = byModel.found ? byModel : english;

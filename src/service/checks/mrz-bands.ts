@@ -1,7 +1,7 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
-import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { evenContrast, halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import { glyphsOfBand } from '@/shared/mrz-glyphs';
 
@@ -20,6 +20,8 @@ import { glyphsOfBand } from '@/shared/mrz-glyphs';
 export interface MrzBandRead {
   pgm: Uint8Array;
   turnedPgm?: Uint8Array;
+  /** The band with its contrast evened out (glare across part of it), for the OCR. */
+  evenedPgm?: Uint8Array;
   byGlyphs?: MrzRead;
   /** Per line and position, the characters the upright band's pixels leave open (the glyph reader's). */
   plausible?: string[][];
@@ -61,6 +63,14 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
   const stretched = stretchContrast(grey);
   return levelledMrzBands(stretched, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...glyphsOfBand(pixels, turned, parse, isState) };
+    const glyphs = glyphsOfBand(pixels, turned, parse, isState);
+    // The evened band only where the OCR will run (a band the glyph reader read needs none).
+    const evened = glyphs.byGlyphs ? undefined : evenContrast(pixels);
+    return {
+      pgm: pgm(pixels),
+      turnedPgm: pgm(turned),
+      ...(evened ? { evenedPgm: pgm(evened) } : {}),
+      ...glyphs,
+    };
   });
 }

@@ -79,6 +79,7 @@ export const readMrzBands = (bands: readonly MrzBandRead[]): Promise<MrzRead> =>
     bands.map((band) => ({
       image: band.pgm,
       turned: band.turnedPgm,
+      evened: band.evenedPgm,
       byGlyphs: band.byGlyphs,
       plausible: band.plausible,
     })),
