@@ -334,6 +334,44 @@ export function mrzBandPixels(grey: Uint8Array, width: number, band: MrzBand): G
   return { ...unleaned({ data: out, width: w, height: h }), lineHeight: band.lineHeight * scale };
 }
 
+/**
+ * The minimum (or, with `max`, the maximum) of `count` values of `source` from `start`, `stride`
+ * apart, over a window `reach` either side of each, into `target` at the same places: van Herk and
+ * Gil-Werman's blocks of the window's width, so three comparisons a value whatever the window.
+ * `forward` and `backward` are scratch space of `count` values at least.
+ */
+function runningExtreme(
+  source: Uint8Array,
+  start: number,
+  stride: number,
+  count: number,
+  reach: number,
+  target: Uint8Array,
+  max: boolean,
+  forward: Uint8Array,
+  backward: Uint8Array,
+) {
+  const size = 2 * reach + 1;
+  const better = (a: number, b: number) => (max ? a > b : a < b);
+  for (let i = 0; i < count; i++) {
+    const v = source[start + i * stride];
+    forward[i] = i % size === 0 || better(v, forward[i - 1]) ? v : forward[i - 1];
+  }
+  for (let i = count - 1; i >= 0; i--) {
+    const v = source[start + i * stride];
+    backward[i] = i === count - 1 || (i + 1) % size === 0 || better(v, backward[i + 1]) ? v : backward[i + 1];
+  }
+  for (let i = 0; i < count; i++) {
+    const from = Math.max(0, i - reach);
+    const to = Math.min(count - 1, i + reach);
+    // A window cut short by an end lies in one block: its prefix or suffix there is the window.
+    const oneBlock = Math.floor(from / size) === Math.floor(to / size);
+    const a = backward[from];
+    const b = forward[to];
+    target[start + i * stride] = !oneBlock ? (better(a, b) ? a : b) : from % size === 0 ? b : a;
+  }
+}
+
 /** Below this span of grey between a window's paper and print, the window holds paper only. */
 const MIN_LOCAL_SPAN = 40;
 /**
@@ -363,34 +401,24 @@ export function evenContrast(image: GreyImage): GreyImage | undefined {
   // Separable running minimum and maximum: along the rows, then down the columns.
   const rowLow = new Uint8Array(data.length);
   const rowHigh = new Uint8Array(data.length);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      let l = 255;
-      let h = 0;
-      for (let k = Math.max(0, x - along), end = Math.min(width - 1, x + along); k <= end; k++) {
-        const v = data[y * width + k];
-        if (v < l) l = v;
-        if (v > h) h = v;
-      }
-      rowLow[y * width + x] = l;
-      rowHigh[y * width + x] = h;
-    }
+  const forward = new Uint8Array(Math.max(width, height));
+  const backward = new Uint8Array(forward.length);
+  for (let y = 0; y < height; y++) {
+    runningExtreme(data, y * width, 1, width, along, rowLow, false, forward, backward);
+    runningExtreme(data, y * width, 1, width, along, rowHigh, true, forward, backward);
+  }
   const low = new Uint8Array(data.length);
+  const high = new Uint8Array(data.length);
+  for (let x = 0; x < width; x++) {
+    runningExtreme(rowLow, x, width, height, across, low, false, forward, backward);
+    runningExtreme(rowHigh, x, width, height, across, high, true, forward, backward);
+  }
   const span = new Uint8Array(data.length);
   const spans = new Uint32Array(256);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      let l = 255;
-      let h = 0;
-      for (let k = Math.max(0, y - across), end = Math.min(height - 1, y + across); k <= end; k++) {
-        if (rowLow[k * width + x] < l) l = rowLow[k * width + x];
-        if (rowHigh[k * width + x] > h) h = rowHigh[k * width + x];
-      }
-      const i = y * width + x;
-      low[i] = l;
-      span[i] = h - l;
-      if (h - l >= MIN_LOCAL_SPAN) spans[h - l]++;
-    }
+  for (let i = 0; i < data.length; i++) {
+    span[i] = high[i] - low[i];
+    if (span[i] >= MIN_LOCAL_SPAN) spans[span[i]]++;
+  }
   // Print as dark everywhere (no pale stretch): nothing to even out, and no second OCR pass.
   const quantile = (q: number) => {
     const total = spans.reduce((a, b) => a + b, 0);

@@ -217,7 +217,7 @@ export async function mrzAccuracy(set: EvalSet, { verbose = false } = {}): Promi
     if (verbose)
       for (const r of rows)
         lines.push(
-          `  ${r.outcome.padEnd(8)} ${r.large ? '   ' : '<6 '}${r.misprinted ? '*' : ' '}${path.basename(r.file).padEnd(44)} ${r.variant.padEnd(12)} ${r.ms.toFixed(0).padStart(5)} ms  ${r.text}`,
+          `  ${r.outcome.padEnd(8)} ${r.large ? '   ' : '<6 '}${r.misprinted ? '*' : ' '}${path.basename(r.file).padEnd(44)} ${r.variant.padEnd(12)} ${r.ms.toFixed(0).padStart(5)} ms ${r.cpuMs.toFixed(0).padStart(5)} ms CPU  ${r.text}`,
         );
     const figure = (group: Row[]) => {
       const { n, exact, wrong, notFound } = summary(group);
