@@ -177,10 +177,16 @@ export interface MrzParseResult {
  */
 const STATE_WRITTEN = /^[A-Z]{1,3}<{0,2}$/;
 
-/** The state code at a field of the lines, when the parser refused it only for not listing it. */
+/**
+ * The state code at a field of the lines, when the parser refused it only for not listing it; an
+ * empty one for a nationality left blank (`<<<`: Macau's non-permanent resident card prints it),
+ * which no check digit covers either way and which is then not reported. An issuing state is
+ * never blank.
+ */
 function unlistedState(lines: string[], detail: NonNullable<MrzParseResult['details']>[number]) {
   if (detail.valid || !/^invalid state code/.test(detail.error ?? '')) return undefined;
   const code = lines[detail.line]?.slice(detail.start, detail.end) ?? '';
+  if (detail.field === 'nationality' && code === '<<<') return '';
   return code.length === 3 && STATE_WRITTEN.test(code) ? code.replace(/</g, '') : undefined;
 }
 

@@ -39,6 +39,27 @@ describe('MRZ fields', () => {
     );
   });
 
+  it('swaps only what the pixels leave open when the reader says what that is', () => {
+    // The number is printed `<51284970`; its check digit (3) holds for `<51Z84970` alone.
+    const card = [
+      'IDCMW<512849703<<<<<<<<<<<<<<<',
+      '6104128M1402209CMW<<<<<<<<<<<1',
+      'PUBLIC<<JON<<<<<<<<<<<<<<<<<<<',
+    ];
+    expect(correctMrz(card)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    const only = (line: string) => [...line];
+    const sure = card.map(only);
+    expect(correctMrz(card, undefined, sure)).toEqual(card);
+    // Where the pixels show a 2 that may be a Z, the swap stands.
+    const open = card.map(only);
+    open[0][8] = '2Z';
+    expect(correctMrz(card, undefined, open)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    // A grid of another shape, or one shifted a cell (lines the OCR read otherwise), bounds nothing.
+    expect(correctMrz(card, undefined, sure.slice(0, 2))[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+    const shifted = card.map((line) => [...`<${line.slice(0, -1)}`]);
+    expect(correctMrz(card, undefined, shifted)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
+  });
+
   it('reads a state code the list knows when one letter is a look-alike, and leaves the rest', () => {
     const nld = [
       'P<MLDMEULENDIJK<<LOES<ALBERTINE<<<<<<<<<<<<<',
@@ -66,6 +87,24 @@ describe('MRZ fields', () => {
     expect(parseMrzLines(badDigit, parse)).toMatchObject({ found: true, valid: false });
     const badState = [ICAO_TD3[0].replace('UTO', 'U7O'), ICAO_TD3[1]];
     expect(parseMrzLines(badState, parse)).toMatchObject({ found: true, valid: false });
+  });
+
+  it('takes a nationality left blank (<<<), as a Macau resident card prints it, and never a blank issuer', () => {
+    const card = [
+      'I<MAC1228150<<9<<<<<<<<<<<<<<<',
+      '6106225M2912305<<<<<<<<<<<<<<6',
+      'CHONG<<KA<KEONG<<<<<<<<<<<<<<<',
+    ];
+    const read = parseMrzLines(card, parse);
+    expect(read).toMatchObject({
+      found: true,
+      valid: true,
+      issuingState: 'MAC',
+      person: { lastName: 'CHONG' },
+    });
+    expect(read.found && read.valid && read.person.nationality).toBeUndefined();
+    const noIssuer = [card[0].replace('MAC', '<<<'), ...card.slice(1)];
+    expect(parseMrzLines(noIssuer, parse)).toMatchObject({ found: true, valid: false });
   });
 
   it('reads a Z taken for a 7 in optional data when the check digit says so', () => {

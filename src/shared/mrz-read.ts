@@ -5,7 +5,8 @@
  *
  * For each band, lowest first: the glyph reader's zone when it was sure of it (no OCR); else the
  * OCR with the MRZ-trained model, the band turned half a turn when that reads nothing (a document
- * upside down); else the English model, whose reading stands only with the name line the MRZ model
+ * upside down), then the band with its contrast evened out (glare across part of it); else the
+ * English model, whose reading stands only with the name line the MRZ model
  * read (no check digit covers names, and the English model reads OCR-B's filler as `K`/`L`). Every
  * OCR reading is corrected by field and check digit (`correctMrz`). The first valid zone wins,
  * else the first zone read.
@@ -15,11 +16,18 @@ import { correctMrz } from './mrz-fields';
 
 export type MrzModel = 'mrz' | 'eng';
 
-/** A band as a reader holds it: its image for the OCR, the same turned half a turn, the glyph reader's zone. */
+/**
+ * A band as a reader holds it: its image for the OCR, the same turned half a turn, the glyph
+ * reader's zone, and the characters the upright band's pixels leave open per position
+ * (`glyphsOfBand`), which bound the check digits' swaps in the OCR's reading of it.
+ */
 export interface MrzBandCandidate<Image> {
   image: Image;
   turned?: Image;
+  /** The band with its contrast evened out (`evenContrast`: glare across part of it), read when it as it is reads nothing valid. */
+  evened?: Image;
   byGlyphs?: MrzRead;
+  plausible?: readonly (readonly string[])[];
 }
 
 export interface MrzReaders<Image> {
@@ -36,17 +44,27 @@ export async function readMrzBandsWith<Image>(
   bands: readonly MrzBandCandidate<Image>[],
   { ocr, parse, isState }: MrzReaders<Image>,
 ): Promise<MrzRead> {
-  const read = async (image: Image, model: MrzModel): Promise<MrzRead> => {
+  const read = async (
+    image: Image,
+    model: MrzModel,
+    plausible?: readonly (readonly string[])[],
+  ): Promise<MrzRead> => {
     const lines = mrzLines(await ocr(image, model));
-    return lines.length === 0 ? { found: false } : parseMrzLines(correctMrz(lines, isState), parse);
+    return lines.length === 0
+      ? { found: false }
+      : parseMrzLines(correctMrz(lines, isState, plausible), parse);
   };
   let first: MrzRead = { found: false };
   for (const band of bands) {
     if (band.byGlyphs) return band.byGlyphs;
-    let byModel = await read(band.image, 'mrz');
+    let byModel = await read(band.image, 'mrz', band.plausible);
     if (!byModel.found && band.turned !== undefined) byModel = await read(band.turned, 'mrz');
     if (byModel.found && byModel.valid) return byModel;
-    const english = await read(band.image, 'eng');
+    if (band.evened !== undefined) {
+      const evened = await read(band.evened, 'mrz', band.plausible);
+      if (evened.found && evened.valid) return evened;
+    }
+    const english = await read(band.image, 'eng', band.plausible);
     if (english.found && english.valid && sameNames(byModel, english)) return english;
     if (!first.found) first = byModel.found ? byModel : english;
   }

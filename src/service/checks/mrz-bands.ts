@@ -1,9 +1,9 @@
 import { parse, states } from 'mrz';
 import sharp from 'sharp';
 import { MRZ_OCR_MAX_HEIGHT, MRZ_OCR_WIDTH, type MrzRead } from '@/shared/document-reading';
-import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
+import { evenContrast, halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast } from '@/shared/mrz-band';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
-import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
+import { glyphsOfBand } from '@/shared/mrz-glyphs';
 
 /**
  * The MRZ bands of a document photo (lowest band first; none when no MRZ-like lines are found),
@@ -20,7 +20,11 @@ import { readMrzByGlyphs } from '@/shared/mrz-glyphs';
 export interface MrzBandRead {
   pgm: Uint8Array;
   turnedPgm?: Uint8Array;
+  /** The band with its contrast evened out (glare across part of it), for the OCR. */
+  evenedPgm?: Uint8Array;
   byGlyphs?: MrzRead;
+  /** Per line and position, the characters the upright band's pixels leave open (the glyph reader's). */
+  plausible?: string[][];
 }
 
 /** A decode this wide (a landscape photo at the metrics' 1024) is read as it is; MRZ_OCR_WIDTH is 1000. */
@@ -59,7 +63,14 @@ export async function mrzBandImages(path: string, decoded?: DecodedPixels): Prom
   const stretched = stretchContrast(grey);
   return levelledMrzBands(stretched, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
-    return { pgm: pgm(pixels), turnedPgm: pgm(turned), ...(byGlyphs ? { byGlyphs } : {}) };
+    const glyphs = glyphsOfBand(pixels, turned, parse, isState);
+    // The evened band only where the OCR will run (a band the glyph reader read needs none).
+    const evened = glyphs.byGlyphs ? undefined : evenContrast(pixels);
+    return {
+      pgm: pgm(pixels),
+      turnedPgm: pgm(turned),
+      ...(evened ? { evenedPgm: pgm(evened) } : {}),
+      ...glyphs,
+    };
   });
 }

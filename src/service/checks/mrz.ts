@@ -76,7 +76,13 @@ async function ocrText(image: Uint8Array, model: MrzModel) {
  */
 export const readMrzBands = (bands: readonly MrzBandRead[]): Promise<MrzRead> =>
   readMrzBandsWith(
-    bands.map((band) => ({ image: band.pgm, turned: band.turnedPgm, byGlyphs: band.byGlyphs })),
+    bands.map((band) => ({
+      image: band.pgm,
+      turned: band.turnedPgm,
+      evened: band.evenedPgm,
+      byGlyphs: band.byGlyphs,
+      plausible: band.plausible,
+    })),
     { ocr: ocrText, parse, isState },
   );
 

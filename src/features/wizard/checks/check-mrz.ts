@@ -6,8 +6,16 @@ import {
   MRZ_OCR_WIDTH,
   type MrzRead,
 } from '@/shared/document-reading';
-import { halfTurn, levelledMrzBands, mrzGrey, pgm, stretchContrast, type GreyImage } from '@/shared/mrz-band';
-import { GLYPH_MIN_SCORE, readMrzByGlyphs, readMrzGlyphs } from '@/shared/mrz-glyphs';
+import {
+  evenContrast,
+  halfTurn,
+  levelledMrzBands,
+  mrzGrey,
+  pgm,
+  stretchContrast,
+  type GreyImage,
+} from '@/shared/mrz-band';
+import { GLYPH_MIN_SCORE, glyphsOfBand, readMrzGlyphs } from '@/shared/mrz-glyphs';
 import { readMrzBandsWith, type MrzModel } from '@/shared/mrz-read';
 
 /**
@@ -89,8 +97,10 @@ export async function readMrz(image: Blob): Promise<MrzCheck> {
   // Only a band the glyph reader did not read alone fetches and starts the OCR.
   const bands = levelledMrzBands(grey, width, height).map((pixels) => {
     const turned = halfTurn(pixels);
-    const byGlyphs = readMrzByGlyphs(pixels, parse, isState) ?? readMrzByGlyphs(turned, parse, isState);
-    return { image: pixels, turned, ...(byGlyphs ? { byGlyphs } : {}) };
+    const glyphs = glyphsOfBand(pixels, turned, parse, isState);
+    // The evened band only where the OCR will run (a band the glyph reader read needs none).
+    const evened = glyphs.byGlyphs ? undefined : evenContrast(pixels);
+    return { image: pixels, turned, ...(evened ? { evened } : {}), ...glyphs };
   });
   const read: MrzRead = await readMrzBandsWith(bands, { ocr: ocrText, parse, isState });
   return { read, readMs: performance.now() - start };
