@@ -84,10 +84,11 @@ test.describe('wizard: a face is not a document', () => {
     await expect(page.getByRole('alert')).toContainText('Não reconhecemos este documento.');
   });
 
-  test('where the browser cannot look for a portrait (its face worker does not load), the service refuses the screenshot', async ({
+  test('where the browser cannot look for a portrait (its face models do not load), the service refuses the screenshot', async ({
     page,
   }) => {
-    await page.route(/face-worker[^/]*\.js/, (route) => route.abort());
+    const models = /\/models\/human\//;
+    await page.route(models, (route) => route.abort());
     const screenshot = (await makeNotDocuments()).find((p) => p.name === 'text-page-phone.png')!;
     const wizard = new WizardPage(page);
     await wizard.start('ar-national-id');
@@ -101,7 +102,7 @@ test.describe('wizard: a face is not a document', () => {
     await wizard.continue();
     await wizard.upload('ar-national-id-back.jpg');
     await wizard.continue();
-    await page.unroute(/face-worker[^/]*\.js/);
+    await page.unroute(models);
     await wizard.selfie();
     await wizard.send();
     await expect(wizard.heading()).toHaveText('Some captures need to be taken again');

@@ -34,6 +34,10 @@ export function loadHuman(paths: FaceModelPaths): Promise<Human> {
     const config = humanConfig(paths);
     const human = new Human(config as ConstructorParameters<typeof Human>[0]);
     await human.load();
+    // Human logs a model it could not fetch and goes on, and a detection without it never answers:
+    // a check that cannot run must say so, so that the service judges the photo instead.
+    if (human.models.list().some((model) => model.url && !model.size))
+      throw new Error('a face model did not load');
     return human;
   })();
   loading.catch(() => (loading = undefined));
