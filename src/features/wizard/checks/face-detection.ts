@@ -55,14 +55,14 @@ export function backendOf(human: Human): string {
 // checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
 // one canvas.
 let queue: Promise<unknown> = Promise.resolve();
-function detectOne(human: Human, draw: () => Canvas, use?: FaceUse) {
+// Each call names its models: Human merges a call's configuration into its own, so a document's
+// count (no iris) would otherwise leave the next selfie without eye openness.
+function detectOne(human: Human, draw: () => Canvas, use: FaceUse = 'selfie') {
   const run = queue.then(async () => {
     const start = performance.now();
     const input = draw();
     const drawnAt = performance.now();
-    const result = await (use
-      ? human.detect(input, faceUseConfig(use) as Parameters<Human['detect']>[1])
-      : human.detect(input));
+    const result = await human.detect(input, faceUseConfig(use) as Parameters<Human['detect']>[1]);
     const end = performance.now();
     return {
       result,
