@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { identityFront, zoneShaped } from '@/shared/document-outline';
 import type { MrzRead } from '@/shared/document-reading';
 import { judgeSide } from '@/shared/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { openCvReady } from '@/service/checks/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
@@ -37,13 +38,14 @@ async function lookAt(file: string, readZone: boolean) {
   if (!inspected.ok) return { inspected, outline: undefined, features: undefined, featureMs: 0 };
   const outline = inspected.document;
   const started = performance.now();
+  // As the service looks at a claimed back: one or two sure faces on the found document, whole
+  // photo (its own detection: the pixels go to the face worker once).
+  const onBack = await documentFaces(file, {}, outline?.quad, BACK_PORTRAIT_MIN_SCORE).catch(() => undefined);
+  const backPortrait = onBack === undefined ? null : onBack === null;
   let faces = await documentFaces(inspected.faces ?? file, {}, outline?.quad).catch(() => undefined);
   if (faces === 'noFace' && inspected.facesCrop)
     faces = await documentFaces(inspected.facesCrop, {}).catch(() => undefined);
   const portrait = faces === undefined ? null : faces !== 'noFace';
-  // As the service looks at a claimed back: one or two faces on the found document, whole photo.
-  const onBack = await documentFaces(inspected.faces ?? file, {}, outline?.quad).catch(() => undefined);
-  const backPortrait = onBack === undefined ? null : onBack === null;
   let zone = false;
   let zoneLines: string[] | undefined;
   let whole: Awaited<ReturnType<typeof readMrzBands>> | undefined;

@@ -10,6 +10,7 @@ import {
 } from '@/shared/document-reading';
 import { shapeMismatch, zoneShaped, type SideFeatures } from '@/shared/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/shared/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
@@ -322,12 +323,14 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const sameSide = () =>
       fail('documentPhoto.similarImages', 'The same side appears to have been sent twice.', facts);
     if (distance <= SAME_PICTURE_MAX_DISTANCE) return sameSide();
-    // What only the other side shows (`judgeSide`): a back's portrait (one or two faces on the
-    // found document: a crowd is no card's portrait), a front's zone read whole by the glyph reader
+    // What only the other side shows (`judgeSide`): a back's portrait (one or two sure faces on the
+    // found document: a crowd is no card's portrait, BACK_PORTRAIT_MIN_SCORE), a front's zone read whole by the glyph reader
     // alone (no OCR is spent on a front for it).
     let backPortrait: boolean | null = null;
     if (portraitMeansFront && photo.faces) {
-      const seen = await documentFaces(photo.faces, {}, photo.document?.quad).catch(() => undefined);
+      const seen = await documentFaces(photo.faces, {}, photo.document?.quad, BACK_PORTRAIT_MIN_SCORE).catch(
+        () => undefined,
+      );
       backPortrait = seen === undefined ? null : seen === null;
     }
     const glyphZone =

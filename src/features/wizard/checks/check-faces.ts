@@ -151,16 +151,22 @@ export async function checkSelfieFace(image: Blob): Promise<SelfieFaceCheck> {
  */
 export async function documentFaces(
   image: Blob,
-  found: { quad?: Point[]; crop?: ImageBitmap } = {},
+  found: { quad?: Point[]; crop?: ImageBitmap; minScore?: number } = {},
 ): Promise<number> {
-  const { quad, crop } = found;
+  const { quad, crop, minScore } = found;
   const reply = await ask(
-    { kind: 'document', image, ...(quad ? { quad } : {}), ...(crop ? { crop } : {}) },
+    {
+      kind: 'document',
+      image,
+      ...(quad ? { quad } : {}),
+      ...(crop ? { crop } : {}),
+      ...(minScore ? { minScore } : {}),
+    },
     crop ? [crop] : [],
   );
   if (reply && !reply.ok) throw failed();
   if (reply && 'document' in reply) return reply.document.faces;
   const { detection, human } = await onPage();
   // Not transferred: the page's copy of the crop is still usable (ImageBitmap stays with us).
-  return (await detection.countDocumentFaces(human, image, quad, crop)).faces;
+  return (await detection.countDocumentFaces(human, image, quad, crop, minScore)).faces;
 }

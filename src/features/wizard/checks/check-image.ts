@@ -19,7 +19,7 @@ import {
 } from '@/shared/image-metrics';
 import { IDENTITY_TYPES, zoneShaped, type SideFeatures } from '@/shared/document-outline';
 import { judgeSide, sameSideTwice, sideCarries } from '@/shared/document-side-rules';
-import { DOCUMENT_MAX_FACES } from '@/shared/face-rules';
+import { BACK_PORTRAIT_MIN_SCORE, DOCUMENT_MAX_FACES } from '@/shared/face-rules';
 import type { Pdf417Read } from './check-barcode';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
@@ -244,12 +244,16 @@ async function judgeDocumentSide(
   }
   if (claim && looksForPortrait) {
     const { documentFaces } = await import('./check-faces');
+    // A back is looked at as the service looks at it: sure faces on the whole photo, no crop.
+    const back = claim.page === 'back';
+    if (back) found?.crop?.close();
     const faces = await documentFaces(upload, {
       ...(found?.quad ? { quad: found.quad } : {}),
-      ...(found?.crop ? { crop: found.crop } : {}),
+      ...(found?.crop && !back ? { crop: found.crop } : {}),
+      ...(back ? { minScore: BACK_PORTRAIT_MIN_SCORE } : {}),
     }).catch(() => null);
     // A front's portrait is any face on it (a crowd is refused by the service for itself); on a
-    // back, one or two faces (a portrait and its ghost) are the front's.
+    // back, one or two sure faces (a portrait and its ghost) are the front's.
     if (faces !== null)
       features.portrait = claim.page === 'front' ? faces > 0 : faces > 0 && faces <= DOCUMENT_MAX_FACES;
     if (judgeSide(claim, features) === 'sideMismatch') return fail('documentPhoto.sideMismatch');

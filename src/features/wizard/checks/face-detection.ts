@@ -178,13 +178,15 @@ export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFace
  * (src/service/checks/face-checks.ts, `documentFaces`): detector and facemesh (the `count` use) at
  * long side 1024, only faces whose centre lies on the found document (`quad`, corners as shares of
  * the photo's sides); none there, the document straightened (`crop`), where a portrait far in the
- * frame is larger.
+ * frame is larger. With `minScore` (a claimed back's, BACK_PORTRAIT_MIN_SCORE), only sure faces on
+ * the whole photo, as the service looks at a back.
  */
 export async function countDocumentFaces(
   human: Human,
   image: Blob,
   quad?: Point[],
   crop?: ImageBitmap,
+  minScore = 0,
 ): Promise<{ faces: number; detectMs: number }> {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
   const whole = await detectOne(
@@ -199,8 +201,9 @@ export async function countDocumentFaces(
     'count',
   );
   const onDocument = judgeFaces(detectedOf(whole.result), whole.width, whole.height).faces.filter(
-    ({ box: [x, y, w, h] }) =>
-      !quad || insideQuad({ x: (x + w / 2) / whole.width, y: (y + h / 2) / whole.height }, quad),
+    ({ box: [x, y, w, h], score }) =>
+      score >= minScore &&
+      (!quad || insideQuad({ x: (x + w / 2) / whole.width, y: (y + h / 2) / whole.height }, quad)),
   );
   if (onDocument.length > 0 || !crop) {
     crop?.close();

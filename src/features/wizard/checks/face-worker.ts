@@ -20,7 +20,7 @@ export type FaceJob =
   | { kind: 'guide'; frame: ImageBitmap | VideoFrame }
   | { kind: 'selfie'; image: Blob }
   /** A document photo: the found document's corners (shares) and its straightened crop (transferred). */
-  | { kind: 'document'; image: Blob; quad?: Point[]; crop?: ImageBitmap };
+  | { kind: 'document'; image: Blob; quad?: Point[]; crop?: ImageBitmap; minScore?: number };
 
 /** Every request says where the models are: the first one loads them, whichever it is. */
 export type FaceRequest = { id: number; paths: FaceModelPaths } & FaceJob;
@@ -56,7 +56,13 @@ async function answer(request: FaceRequest): Promise<FaceAnswer> {
       return {
         id,
         ok: true,
-        document: await countDocumentFaces(human, request.image, request.quad, request.crop),
+        document: await countDocumentFaces(
+          human,
+          request.image,
+          request.quad,
+          request.crop,
+          request.minScore,
+        ),
       };
   }
 }
