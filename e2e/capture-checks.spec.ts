@@ -201,6 +201,8 @@ test('every sample image gets the answer the service gives for what pixels show'
           claim: { type: side.type, country: side.country },
           mrz: readsMrz(side),
           pdf417: side.page === 'back' && side.requires.includes('pdf417'),
+          pdf417Step: side.requires.includes('pdf417'),
+          page: side.page,
         }
       : {};
     if (reads.mrz) readMrz++;

@@ -1,11 +1,33 @@
 import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { makeNotDocuments } from './fixtures/make-not-documents';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
+/** A sample card photographed on a table: a grey margin round it, another picture of the same side. */
+const onTable = (file: string) =>
+  sharp(samplePath(file))
+    .extend({ top: 90, bottom: 90, left: 120, right: 120, background: '#5a5550' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+
+/** The DNI back with its PDF417 covered (a sticker, a thumb): the side is right, its barcode unseen. */
+const barcodeCovered = () =>
+  sharp(samplePath('ar-national-id-back.jpg'))
+    .composite([
+      {
+        input: { create: { width: 600, height: 230, channels: 3, background: '#e4efe2' } },
+        left: 370,
+        top: 320,
+      },
+    ])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+
 // A photo of a face is no identity document: the document finder (OpenCV, the shared rules of
 // src/shared/document-outline.ts) refuses it in the browser, and the service refuses it too. On the
-// back step the real cause is named before "same side".
+// back step the real cause is named before "same side", and a side showing what only the other
+// side shows is the other side (`judgeSide`, src/shared/document-side-rules.ts).
 test.describe('wizard: a face is not a document', () => {
   test('a selfie uploaded as the DNI front is refused at capture; the card is then accepted', async ({
     page,
@@ -38,11 +60,37 @@ test.describe('wizard: a face is not a document', () => {
     await expect(front).not.toContainText('Found on this device');
   });
 
-  test('a screenshot of text has print but no portrait: the service refuses it, said in each language', async ({
+  test('a screenshot of text has print but no portrait: refused at capture, said in each language', async ({
     page,
   }) => {
-    // The browser's outline takes a page of print filling the frame for a scan; the portrait that a
-    // front must show is looked for by the service (the face models are not loaded on this step).
+    // The outline takes a page of print filling the frame for a scan; an identity front must show
+    // a portrait, a zone or a barcode (`judgeSide`, src/shared/document-side-rules.ts), looked for
+    // here as in the service.
+    const screenshot = (await makeNotDocuments(['text-page-phone.png'])).find(
+      (p) => p.name === 'text-page-phone.png',
+    )!;
+    const wizard = new WizardPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.continue(); // the document choice
+    const alert = await wizard.uploadRefused({
+      name: screenshot.name,
+      mimeType: 'image/png',
+      buffer: screenshot.bytes,
+    });
+    await expect(alert).toContainText('We could not recognise this document.');
+    await expect(wizard.button('Continue')).toBeDisabled();
+    await wizard.expectAccessible('a screenshot refused as a document at capture');
+    await page.getByLabel('Language').selectOption('es');
+    await expect(page.getByRole('alert')).toContainText('No reconocimos este documento.');
+    await page.getByLabel('Idioma').selectOption('pt');
+    await expect(page.getByRole('alert')).toContainText('Não reconhecemos este documento.');
+  });
+
+  test('where the browser cannot look for a portrait (its face models do not load), the service refuses the screenshot', async ({
+    page,
+  }) => {
+    const models = /\/models\/human\//;
+    await page.route(models, (route) => route.abort());
     const screenshot = (await makeNotDocuments(['text-page-phone.png'])).find(
       (p) => p.name === 'text-page-phone.png',
     )!;
@@ -53,11 +101,12 @@ test.describe('wizard: a face is not a document', () => {
       .getByLabel('Upload a photo (JPEG or PNG)')
       .setInputFiles({ name: screenshot.name, mimeType: 'image/png', buffer: screenshot.bytes });
     await expect(page.getByRole('figure').getByText(screenshot.name, { exact: true })).toBeVisible({
-      timeout: 20_000,
+      timeout: 30_000,
     });
     await wizard.continue();
     await wizard.upload('ar-national-id-back.jpg');
     await wizard.continue();
+    await page.unroute(models);
     await wizard.selfie();
     await wizard.send();
     await expect(wizard.heading()).toHaveText('Some captures need to be taken again');
@@ -65,18 +114,9 @@ test.describe('wizard: a face is not a document', () => {
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Identity document: Front side' }) });
     await expect(front).toContainText('We could not recognise this document.');
-    await wizard.expectAccessible('a screenshot refused as a document');
-    await page.getByLabel('Language').selectOption('es');
-    await expect(
-      page.getByRole('listitem').filter({ hasText: 'No reconocimos este documento.' }),
-    ).toHaveCount(1);
-    await page.getByLabel('Idioma').selectOption('pt');
-    await expect(
-      page.getByRole('listitem').filter({ hasText: 'Não reconhecemos este documento.' }),
-    ).toHaveCount(1);
   });
 
-  test('a passport on the DNI back step is named for its missing barcode, not as the same side', async ({
+  test('on the back step: the front is the other side, a back without its barcode is named for it, the same picture is the same side', async ({
     page,
   }) => {
     const wizard = new WizardPage(page);
@@ -84,11 +124,34 @@ test.describe('wizard: a face is not a document', () => {
     await wizard.continue(); // the document choice
     await wizard.upload('ar-national-id-front.jpg');
     await wizard.continue();
-    const alert = await wizard.uploadRefused(samplePath('ar-passport.jpg'));
-    await expect(alert).toContainText('The barcode on the document cannot be seen.');
+    // The front photographed again, on a table: another picture, whose portrait only a front shows.
+    const alert = await wizard.uploadRefused({
+      name: 'front-on-a-table.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await onTable('ar-national-id-front.jpg'),
+    });
+    await expect(alert).toContainText('This is the other side of the document.');
     await expect(alert).not.toContainText('same side');
-    // The front taken again is the same side.
+    await page.getByLabel('Language').selectOption('es');
+    await expect(page.getByRole('alert')).toContainText('Este es el otro lado del documento.');
+    await page.getByLabel('Idioma').selectOption('pt');
+    await expect(page.getByRole('alert')).toContainText('Este é o outro lado do documento.');
+    await page.getByLabel('Idioma').selectOption('en');
+    // A passport's data page shows a portrait too: not a back.
+    const passport = await wizard.uploadRefused(samplePath('ar-passport.jpg'));
+    await expect(passport).toContainText('This is the other side of the document.');
+    // A back whose barcode is covered: the barcode is the cause, not the side.
+    const covered = await wizard.uploadRefused({
+      name: 'back-barcode-covered.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await barcodeCovered(),
+    });
+    await expect(covered).toContainText('The barcode on the document cannot be seen.');
+    await expect(covered).not.toContainText('same side');
+    // The front's very picture again is the same side.
     const again = await wizard.uploadRefused(samplePath('ar-national-id-front.jpg'));
     await expect(again).toContainText('This looks like the same side as before.');
+    await wizard.upload('ar-national-id-back.jpg');
+    await expect(wizard.button('Continue')).toBeEnabled();
   });
 });

@@ -285,6 +285,57 @@ export function outlineOf(cv: OpenCv, image: PixelImage): { verdict: OutlineVerd
   };
 }
 
+/** RGBA pixels, row by row (a decode, or a straightened document). */
+export interface RgbaPixels {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/**
+ * The size a framed document is straightened to: its own (the longer of each pair of opposite
+ * edges), at most 1.2× the photo's sides (a quad in steep perspective would ask for more pixels
+ * than the photo holds).
+ */
+export function straightenedSize(quad: Point[], image: { width: number; height: number }) {
+  const { width, height } = quadSize(quad);
+  return {
+    width: Math.round(Math.min(width, image.width * 1.2)),
+    height: Math.round(Math.min(height, image.height * 1.2)),
+  };
+}
+
+/**
+ * The document straightened (perspective warp of its quad, in the image's pixels, onto a
+ * `width`×`height` rectangle): the portrait, the barcode and the zone are read on it, in the
+ * service and in the browser alike. A copy out of the wasm heap, which the next call may reuse.
+ */
+export function straighten(cv: OpenCv, image: RgbaPixels, quad: Point[], width: number, height: number) {
+  const src = cv.matFromArray(image.height, image.width, cv.CV_8UC4, image.data);
+  const from = cv.matFromArray(
+    4,
+    1,
+    cv.CV_32FC2,
+    quad.flatMap((p) => [p.x, p.y]),
+  );
+  const to = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, width, 0, width, height, 0, height]);
+  const matrix = cv.getPerspectiveTransform(from, to);
+  const out = new cv.Mat();
+  try {
+    cv.warpPerspective(src, out, matrix, new cv.Size(width, height), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    return { data: new Uint8Array(out.data as Uint8Array), width, height };
+  } finally {
+    for (const m of [src, from, to, matrix, out]) m.delete();
+  }
+}
+
+/** Corners in the image's pixels as shares of its width and height (rounded to 1e-4). */
+export const quadShares = (quad: Point[], image: { width: number; height: number }): Point[] =>
+  quad.map((p) => ({
+    x: Math.round((p.x / image.width) * 1e4) / 1e4,
+    y: Math.round((p.y / image.height) * 1e4) / 1e4,
+  }));
+
 /**
  * Long side / short side of a framed document that tells a card from a passport page: ID-1 cards
  * are 85.6×54 mm (1.59), a passport's data page ID-3 125×88 mm (1.42). A photo at an angle

@@ -71,6 +71,14 @@ export const FACE_INPUT_LONG_SIDE = 1024;
  * crowd (a mosaic of faces sent as a document), not a card.
  */
 export const DOCUMENT_MAX_FACES = 2;
+/**
+ * Detector score from which a face on a claimed back counts as a portrait (the front's: `sideMismatch`).
+ * A back's emblems, signatures and guilloches make weak faces: on ../shared/eval's ID-card backs
+ * (zone in TD1's shape) 0.20 (Swiss) and 0.21 (Macau), where the documents' printed portraits score
+ * 0.59–0.91 (median ~0.82) and their ghost images 0.30–0.62; without it 2 of the 8 genuine backs
+ * were refused as fronts. Halfway, rounded down.
+ */
+export const BACK_PORTRAIT_MIN_SCORE = 0.4;
 /** Most faces the detector reports; two are enough to refuse, a few more keep the count honest. */
 export const FACE_MAX_DETECTED = 5;
 

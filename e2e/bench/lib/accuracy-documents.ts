@@ -15,6 +15,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { identityFront, zoneShaped } from '@/shared/document-outline';
 import type { MrzRead } from '@/shared/document-reading';
+import { judgeSide } from '@/shared/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { openCvReady } from '@/service/checks/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
@@ -36,20 +38,38 @@ async function lookAt(file: string, readZone: boolean) {
   if (!inspected.ok) return { inspected, outline: undefined, features: undefined, featureMs: 0 };
   const outline = inspected.document;
   const started = performance.now();
+  // As the service looks at a claimed back: one or two sure faces on the found document, whole
+  // photo (its own detection: the pixels go to the face worker once).
+  const onBack = await documentFaces(file, {}, outline?.quad, BACK_PORTRAIT_MIN_SCORE).catch(() => undefined);
+  const backPortrait = onBack === undefined ? null : onBack === null;
   let faces = await documentFaces(inspected.faces ?? file, {}, outline?.quad).catch(() => undefined);
   if (faces === 'noFace' && inspected.facesCrop)
     faces = await documentFaces(inspected.facesCrop, {}).catch(() => undefined);
   const portrait = faces === undefined ? null : faces !== 'noFace';
   let zone = false;
+  let zoneLines: string[] | undefined;
   let whole: Awaited<ReturnType<typeof readMrzBands>> | undefined;
   if (readZone || !portrait) {
     whole = await readMrzBands(inspected.mrzBands ?? []);
     const shaped = (read: MrzRead) => read.found && zoneShaped(read.lines);
     zone = shaped(whole);
-    if (!zone && inspected.mrzCropBands?.length) zone = shaped(await readMrzBands(inspected.mrzCropBands));
+    if (zone && whole.found) zoneLines = whole.lines;
+    if (!zone && inspected.mrzCropBands?.length) {
+      const crop = await readMrzBands(inspected.mrzCropBands);
+      zone = shaped(crop);
+      if (zone && crop.found) zoneLines = crop.lines;
+    }
   }
   const features: Features = { portrait, zone, barcode: inspected.pdf417?.found ?? false };
-  return { inspected, outline, features, whole, featureMs: performance.now() - started };
+  return {
+    inspected,
+    outline,
+    features,
+    backPortrait,
+    zoneLines,
+    whole,
+    featureMs: performance.now() - started,
+  };
 }
 
 export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
@@ -62,6 +82,8 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   const identity: Record<string, ReturnType<typeof identityFront> | 'none'> = {};
   const featuresOf: Record<string, Features> = {};
   const small = new Set<string>();
+  const sides: { file: string; features: Features; backPortrait: boolean | null; zoneLines?: string[] }[] =
+    [];
   let zones = 0;
   let readWhole = 0;
   let readEither = 0;
@@ -75,8 +97,13 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
     const { width = 0, height = 0 } = await sharp(entry.path).metadata();
     if (Math.min(width, height) < MIN_IMAGE_SIDE) small.add(entry.file);
     const zone = entry.kind === 'document' && entry.expect === 'mrz';
-    const { inspected, outline, features, whole, featureMs } = await lookAt(entry.path, zone);
+    const { inspected, outline, features, backPortrait, zoneLines, whole, featureMs } = await lookAt(
+      entry.path,
+      zone,
+    );
     judge(entry.file, outline?.verdict ?? 'unreadable', features);
+    if (entry.kind === 'document' && features)
+      sides.push({ file: entry.file, features, backPortrait, zoneLines });
     if (outline) times.push(outline.ms);
     if (features) featureTimes.push(featureMs);
     if (zone && inspected.ok) {
@@ -110,7 +137,24 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   const count = (kind: string) => docs.filter((e) => verdicts[e.file] === kind).length;
   const large = docs.filter((e) => !small.has(e.file));
   const found = docs.filter((e) => identity[e.file] === 'yes');
+  // Sides (`judgeSide`, src/shared/document-side-rules.ts). The set labels no side: an ID card's
+  // zone in TD1's shape (3×30) is on its back (ICAO 9303 part 5), a TD3 page (2×44) is a passport's
+  // one side with its portrait. Each is claimed as a two-sided card's back and front (national ID,
+  // a country of the default table: zone on the back) and as what it is.
+  const card = (page: 'front' | 'back') => ({ type: 'national-id' as const, country: 'ES', page });
+  const td1 = sides.filter((d) => d.zoneLines?.length === 3);
+  const td3 = sides.filter((d) => d.zoneLines?.length === 2 && d.zoneLines[0]?.length === 44);
+  const asBack = (d: (typeof sides)[number]) =>
+    judgeSide(card('back'), { ...d.features, portrait: d.backPortrait });
+  const backsKept = td1.filter((d) => asBack(d) !== 'sideMismatch');
+  const backsAsFronts = td1.filter((d) => judgeSide(card('front'), d.features) === 'sideMismatch');
+  const pagesAsBacks = td3.filter((d) => asBack(d) === 'sideMismatch');
   const figures = {
+    backsTd1: td1.length,
+    backsKeptAsBacks: backsKept.length,
+    backsSentAsFrontsNamed: backsAsFronts.length,
+    passportPages: td3.length,
+    passportPagesSentAsBacksNamed: pagesAsBacks.length,
     documents: docs.length,
     documentsFoundByOutline: docs.length - missedByOutline.length,
     documentsFound: docs.length - missed.length,
@@ -143,6 +187,13 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
       `  shown by a portrait ${figures.foundByPortrait}, a zone ${figures.foundByZone}, a barcode ${figures.foundByBarcode}`,
       `face photos refused as documents ${figures.facesRefused}/${faces.length} (by the outline alone ${figures.facesRefusedByOutline})`,
       `generated non-documents refused ${figures.notDocumentsRefused}/${notDocuments.length} (by the outline alone ${figures.notDocumentsRefusedByOutline})`,
+      `backs (ID cards whose zone reads in TD1's shape) kept as backs ${backsKept.length}/${td1.length}; sent as a front, named the other side ${backsAsFronts.length}/${td1.length}; passport pages (TD3) sent as a card's back, named the other side ${pagesAsBacks.length}/${td3.length}`,
+      ...td1
+        .filter((d) => !backsKept.includes(d))
+        .map((d) => `  back refused as the other side (a face on it): ${d.file}`),
+      ...td3
+        .filter((d) => !pagesAsBacks.includes(d))
+        .map((d) => `  passport page not named the other side as a back: ${d.file}`),
       `zones read (check digits pass) ${readWhole}/${zones} from the whole photo, ${readEither}/${zones} with the straightened document where that fails`,
       `finder time per image p50 ${figures.msP50} ms, p99 ${figures.msP99} ms; features (portrait, zone where needed) p50 ${figures.featuresMsP50} ms, p99 ${figures.featuresMsP99} ms`,
       ...missed.map(

@@ -8,9 +8,11 @@ import {
   readsMrz,
   type MrzRead,
 } from '@/shared/document-reading';
-import { identityFront, shapeMismatch, zoneShaped } from '@/shared/document-outline';
+import { shapeMismatch, zoneShaped, type SideFeatures } from '@/shared/document-outline';
+import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/shared/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
 import type { DocumentType } from '@/shared/flow';
-import { isSimilar, type ImageMetrics } from '@/shared/image-metrics';
+import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/shared/image-metrics';
 import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { Pdf417Read } from './barcode';
 import type { LivenessChallenge } from '@/shared/liveness-challenge';
@@ -280,11 +282,11 @@ async function pdfMarkerOutcome(
 
 export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext): Promise<CheckOutcome> {
   return guarded('documentPhoto.unexpectedData', async (facts) => {
-    // PDF417 sits on the back of two-sided cards. The Argentine DNI's front is read too (newer
-    // cards print the code there), but only a back without a code is refused: see README.md.
+    // PDF417 sits where the type's table says (`pdf417Pages`: the Argentine DNI's on either side);
+    // only a back without a code is refused: see README.md.
+    const claim: SideClaim = { type: ctx.type, country: ctx.country, page: ctx.page };
     const wantsPdf417 = ctx.requires.includes('pdf417');
-    const readsFront = ctx.type === 'national-id' && ctx.country.toUpperCase() === 'AR';
-    const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || readsFront);
+    const readsPdf417 = wantsPdf417 && (ctx.page === 'back' || sideCarries(claim).barcode);
     const wantsFace = ctx.page === 'front' && portraitTypes.has(ctx.type);
     // The back of a card with a portrait on its front shows none: a portrait there is the front.
     const portraitMeansFront = ctx.page === 'back' && portraitTypes.has(ctx.type);
@@ -315,28 +317,39 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         markerMessages['documentPhoto.croppedDocument'] ?? '',
         facts,
       );
-    if (ctx.otherSide?.phash && isSimilar(ctx.otherSide.phash, metrics.phash)) {
-      return fail('documentPhoto.similarImages', 'The same side appears to have been sent twice.', facts);
-    }
-    if (portraitMeansFront && photo.faces && (await documentFaces(photo.faces, {})) === null) {
-      return fail(
-        'documentPhoto.sideMismatch',
-        'the photo shows the front, with its portrait, not the back',
-        facts,
+    // The same side twice (`sameSideTwice`): the same picture at once; a picture merely alike only
+    // once its own features are known (at the end), since cards of one design look alike.
+    const distance = ctx.otherSide?.phash ? hammingDistance(ctx.otherSide.phash, metrics.phash) : Infinity;
+    const sameSide = () =>
+      fail('documentPhoto.similarImages', 'The same side appears to have been sent twice.', facts);
+    if (distance <= SAME_PICTURE_MAX_DISTANCE) return sameSide();
+    // What only the other side shows (`judgeSide`): a back's portrait (one or two sure faces on the
+    // found document: a crowd is no card's portrait, BACK_PORTRAIT_MIN_SCORE), a front's zone read whole by the glyph reader
+    // alone (no OCR is spent on a front for it).
+    let backPortrait: boolean | null = null;
+    if (portraitMeansFront && photo.faces) {
+      const seen = await documentFaces(photo.faces, {}, photo.document?.quad, BACK_PORTRAIT_MIN_SCORE).catch(
+        () => undefined,
       );
+      backPortrait = seen === undefined ? null : seen === null;
     }
-    // Only a zone the glyph reader reads whole (check digits hold): no OCR is spent on a front.
-    if (zoneMeansBack && photo.mrzBands?.some((band) => band.byGlyphs?.found && band.byGlyphs.valid)) {
+    const glyphZone =
+      zoneMeansBack && photo.mrzBands?.some((band) => band.byGlyphs?.found && band.byGlyphs.valid)
+        ? true
+        : null;
+    if (judgeSide(claim, { portrait: backPortrait, zone: glyphZone, barcode: null }) === 'sideMismatch') {
       return fail(
         'documentPhoto.sideMismatch',
-        'the photo shows the back, with its machine-readable zone, not the front',
+        backPortrait
+          ? 'the photo shows the front, with its portrait, not the back'
+          : 'the photo shows the back, with its machine-readable zone, not the front',
         facts,
       );
     }
     // An identity document's front shows its holder's portrait, a zone or a barcode: a page of
     // print with none of them (a screenshot of text, a letter on a table) is no document, whatever
-    // its outline (`identityFront`). Each is looked for once here and its reading kept for the
-    // codes below.
+    // its outline (`identityFront` through `judgeSide`). Each is looked for once here and its
+    // reading kept for the codes below.
     let zoneRead: { mrz: MrzRead; seen: boolean } | undefined;
     const readZone = async () => {
       if (zoneRead) return zoneRead;
@@ -353,6 +366,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       return (zoneRead = { mrz, seen });
     };
     let faces: Awaited<ReturnType<typeof documentFaces>> = null;
+    let features: SideFeatures = { portrait: backPortrait, zone: glyphZone, barcode: null };
     if (wantsFace) {
       // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
       let ran = true;
@@ -371,14 +385,19 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       // front without a portrait, or where the flow reads the zone anyway).
       const zone = portrait && !readsMrz(ctx) ? null : (await readZone()).seen;
       const barcode = readsPdf417 ? (photo.pdf417?.found ?? false) : false;
-      if (identityFront({ portrait, zone, barcode }) === 'no') {
+      features = { portrait, zone, barcode };
+      const verdict = judgeSide(claim, features);
+      if (verdict === 'sideMismatch') {
+        return fail('documentPhoto.sideMismatch', markerMessages['documentPhoto.sideMismatch'] ?? '', facts);
+      }
+      if (verdict === 'noDocument') {
         return fail(
           'documentPhoto.noDocument',
           'the photo shows no portrait, machine-readable zone or barcode of an identity document',
           facts,
         );
       }
-    }
+    } else if (readsPdf417) features = { ...features, barcode: photo.pdf417?.found ?? false };
 
     // The outline's shape names the type only where nothing read from the document decides: a zone
     // or barcode that is read, or that the flow requires and is missing, is the stronger word.
@@ -428,6 +447,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         );
       }
     }
+    if (sameSideTwice(distance, claim, features)) return sameSide();
     return pass(facts);
   });
 }

@@ -56,6 +56,30 @@ describe('the document finder', () => {
     expect(outcome.code).toBe('documentPhoto.sideMismatch');
   });
 
+  it("a back merely alike its front is no 'same side' once it shows no portrait; the same picture is", async () => {
+    const { facts } = await checkDocumentPhoto(stored('ar-national-id-back.jpg'), back);
+    const hash = facts.phash!;
+    // A hash `bits` away from the back's own (whole hex digits turned over, then two bits).
+    const away = (bits: number) =>
+      [...hash]
+        .map((digit, i) => {
+          const flip =
+            i < Math.floor(bits / 4) ? 0xf : i === Math.floor(bits / 4) ? (1 << (bits % 4)) - 1 : 0;
+          return (parseInt(digit, 16) ^ flip).toString(16);
+        })
+        .join('');
+    const alike = await checkDocumentPhoto(stored('ar-national-id-back.jpg'), {
+      ...back,
+      otherSide: { phash: away(8) },
+    });
+    expect(alike.code).toBeNull();
+    const same = await checkDocumentPhoto(stored('ar-national-id-back.jpg'), {
+      ...back,
+      otherSide: { phash: away(2) },
+    });
+    expect(same.code).toBe('documentPhoto.similarImages');
+  });
+
   it('a page of passport shape on a table sent as a DNI front: the type its shape shows', async () => {
     const page = await sharp(sample('ar-national-id-front.jpg').path)
       .resize({ width: 1000, height: 704, fit: 'fill' })

@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import { MRZ_OCR_WIDTH } from '@/shared/document-reading';
-import { outlineOf, quadSize, type OpenCv, type OutlineVerdict } from '@/shared/document-outline';
+import {
+  outlineOf,
+  quadShares,
+  straighten,
+  straightenedSize,
+  type OpenCv,
+  type OutlineVerdict,
+} from '@/shared/document-outline';
 
 /** RGBA pixels, row by row. */
 export interface RgbaPixels {
@@ -43,32 +50,6 @@ export function openCvReady(): Promise<OpenCv> {
   return openCv;
 }
 
-function warp(
-  cv: OpenCv,
-  image: RgbaPixels,
-  quad: { x: number; y: number }[],
-  width: number,
-  height: number,
-) {
-  const src = cv.matFromArray(image.height, image.width, cv.CV_8UC4, image.data);
-  const from = cv.matFromArray(
-    4,
-    1,
-    cv.CV_32FC2,
-    quad.flatMap((p) => [p.x, p.y]),
-  );
-  const to = cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, width, 0, width, height, 0, height]);
-  const matrix = cv.getPerspectiveTransform(from, to);
-  const out = new cv.Mat();
-  try {
-    cv.warpPerspective(src, out, matrix, new cv.Size(width, height), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
-    // A copy out of the wasm heap, which the next call may reuse.
-    return { data: new Uint8Array(out.data as Uint8Array), width, height };
-  } finally {
-    for (const m of [src, from, to, matrix, out]) m.delete();
-  }
-}
-
 /**
  * Finds the document in a decode (the shared rules of `@/shared/document-outline`) and, when its
  * four corners are in the photo, straightens it: once at its own size for the barcode and the
@@ -86,16 +67,17 @@ export async function findDocument(
   if (verdict.kind === 'framed') {
     found.aspect = Math.round(verdict.aspect * 1000) / 1000;
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
-    found.quad = quad.map((p) => ({
-      x: Math.round((p.x / image.width) * 1e4) / 1e4,
-      y: Math.round((p.y / image.height) * 1e4) / 1e4,
-    }));
-    let { width, height } = quadSize(quad);
-    width = Math.round(Math.min(width, image.width * 1.2));
-    height = Math.round(Math.min(height, image.height * 1.2));
-    if (want.crop) found.crop = warp(cv, image, quad, width, height);
+    found.quad = quadShares(quad, image);
+    const { width, height } = straightenedSize(quad, image);
+    if (want.crop) found.crop = straighten(cv, image, quad, width, height);
     if (want.mrzCrop)
-      found.mrzCrop = warp(cv, image, quad, MRZ_OCR_WIDTH, Math.round((MRZ_OCR_WIDTH * height) / width));
+      found.mrzCrop = straighten(
+        cv,
+        image,
+        quad,
+        MRZ_OCR_WIDTH,
+        Math.round((MRZ_OCR_WIDTH * height) / width),
+      );
   }
   found.ms = Math.round((performance.now() - started) * 10) / 10;
   return found;

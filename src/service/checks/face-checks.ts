@@ -35,22 +35,24 @@ export async function selfieFaces(image: string | FacePixels, facts: InputFacts)
  * A document portrait: noFace when there is none (the largest face is the holder's); a crowd when
  * more faces count than a card shows (its portrait and a ghost image). With `inside` (the found
  * document's corners as shares of the image's sides) only the faces whose centre is on the
- * document count: a face beside it is not its portrait.
+ * document count: a face beside it is not its portrait; with `minScore`, only faces the detector is
+ * that sure of (a claimed back's: BACK_PORTRAIT_MIN_SCORE).
  */
 export async function documentFaces(
   image: string | FacePixels,
   facts: InputFacts,
   inside?: Point[],
+  minScore = 0,
 ): Promise<'noFace' | 'crowd' | null> {
   const reading = await detectFaces(image, 'count', { crowd: true });
-  const judgement = inside
-    ? {
-        ...reading,
-        faces: reading.faces.filter(({ box: [x, y, w, h] }) =>
-          insideQuad({ x: (x + w / 2) / reading.width, y: (y + h / 2) / reading.height }, inside),
-        ),
-      }
-    : reading;
+  const judgement = {
+    ...reading,
+    faces: reading.faces.filter(
+      ({ box: [x, y, w, h], score }) =>
+        score >= minScore &&
+        (!inside || insideQuad({ x: (x + w / 2) / reading.width, y: (y + h / 2) / reading.height }, inside)),
+    ),
+  };
   record(facts, judgement);
   if (judgement.faces.length === 0) return 'noFace';
   return judgement.faces.length > DOCUMENT_MAX_FACES ? 'crowd' : null;

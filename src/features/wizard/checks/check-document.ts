@@ -35,15 +35,25 @@ function documentWorker(): Worker {
 export function lookAtDocument(
   source: Blob | ImageBitmap | VideoFrame,
   live = false,
+  straighten = false,
 ): Promise<DocumentAnswer | null> {
   if (typeof Worker !== 'function' || typeof OffscreenCanvas !== 'function') return Promise.resolve(null);
   return new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
-    const request: DocumentRequest = { id, source, live };
+    const request: DocumentRequest = { id, source, live, ...(straighten ? { straighten } : {}) };
     documentWorker().postMessage(request, source instanceof Blob ? [] : [source]);
   });
 }
 
 export const findDocument = (source: Blob | ImageBitmap): Promise<OutlineVerdict | null> =>
   lookAtDocument(source).then((answer) => answer?.verdict ?? null);
+
+/**
+ * A photo's verdict with, when framed, the document's corners (shares of the photo's sides) and its
+ * straightened crop, which the portrait is looked for on as in the service.
+ */
+export const findDocumentSide = (
+  source: Blob,
+): Promise<Pick<DocumentAnswer, 'verdict' | 'quad' | 'crop'> | null> =>
+  lookAtDocument(source, false, true).then((answer) => (answer?.verdict ? answer : null));

@@ -1,3 +1,4 @@
+import type { Point } from '@/shared/document-outline';
 import type { ClientCheckCode } from './check-codes';
 import type { FaceLook, FaceModelPaths } from './face-detection';
 import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
@@ -141,4 +142,31 @@ export async function checkSelfieFace(image: Blob): Promise<SelfieFaceCheck> {
   }
   const { verdict, ...rest } = selfie;
   return { problem: verdict ? codeOf[verdict] : null, ...rest };
+}
+
+/**
+ * The faces that count as a document photo's portrait (the service's count: on the found document,
+ * then on its straightened crop), in the face worker; the crop is transferred (closed here when it
+ * could not be).
+ */
+export async function documentFaces(
+  image: Blob,
+  found: { quad?: Point[]; crop?: ImageBitmap; minScore?: number } = {},
+): Promise<number> {
+  const { quad, crop, minScore } = found;
+  const reply = await ask(
+    {
+      kind: 'document',
+      image,
+      ...(quad ? { quad } : {}),
+      ...(crop ? { crop } : {}),
+      ...(minScore ? { minScore } : {}),
+    },
+    crop ? [crop] : [],
+  );
+  if (reply && !reply.ok) throw failed();
+  if (reply && 'document' in reply) return reply.document.faces;
+  const { detection, human } = await onPage();
+  // Not transferred: the page's copy of the crop is still usable (ImageBitmap stays with us).
+  return (await detection.countDocumentFaces(human, image, quad, crop, minScore)).faces;
 }

@@ -1,4 +1,4 @@
-import { isSimilar } from '@/shared/image-metrics';
+import { hammingDistance, SAME_PICTURE_MAX_DISTANCE } from '@/shared/image-metrics';
 import { sniffAllowed, type AcceptKind } from '../lib/client-checks';
 import type { WizardStep } from '../lib/steps';
 import type { InputError, PlannedInput } from '../lib/wizard-model';
@@ -49,14 +49,21 @@ export async function checkHeldInputs(
   for (const input of toSend) {
     if (refused[input.id] || !input.file) continue;
     const step = steps[input.stepIndex];
-    // The same picture as both sides: the side taken last is the one to take again.
+    // The same picture as both sides: the side taken last is the one to take again. A picture
+    // merely alike is left to the service, which tells it by what the side shows (`sameSideTwice`
+    // of `@/shared/document-side-rules`: a back without a portrait is no front, however alike).
     if (input.part === 'front' || input.part === 'back') {
       const other = planned.find(
         (o) => o.stepKey === input.stepKey && o.part === (input.part === 'front' ? 'back' : 'front'),
       );
       const mine = input.file.stored;
       const theirs = other?.file?.stored;
-      if (other && theirs?.phash && mine.phash && isSimilar(mine.phash, theirs.phash)) {
+      if (
+        other &&
+        theirs?.phash &&
+        mine.phash &&
+        hammingDistance(mine.phash, theirs.phash) <= SAME_PICTURE_MAX_DISTANCE
+      ) {
         const later =
           (mine.capturedAt ?? 0) === (theirs.capturedAt ?? 0)
             ? input.part === 'back'

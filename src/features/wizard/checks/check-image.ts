@@ -4,7 +4,9 @@ import {
   isExpired,
   mrzVerdict,
   parseArgentinePdf417,
+  type DocumentPage,
   type DocumentPerson,
+  type MrzRead,
 } from '@/shared/document-reading';
 import { SCENARIO_MARKER, type ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
@@ -15,6 +17,10 @@ import {
   SIMILAR_HASH_MAX_DISTANCE,
   type ImageMetrics,
 } from '@/shared/image-metrics';
+import { IDENTITY_TYPES, zoneShaped, type SideFeatures } from '@/shared/document-outline';
+import { judgeSide, sameSideTwice, sideCarries } from '@/shared/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE, DOCUMENT_MAX_FACES } from '@/shared/face-rules';
+import type { Pdf417Read } from './check-barcode';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
 import { COMPRESS_QUALITY } from './compression-plan';
@@ -34,6 +40,14 @@ export interface ImageCheckOptions {
   mrz?: boolean;
   /** The document type and country the person chose, against what its MRZ or barcode states. */
   claim?: { type: DocumentType; country: string };
+  /** The side the person was asked for: what it must show, and what only the other side shows. */
+  page?: DocumentPage;
+  /**
+   * The step requires a PDF417: the service reads one on a side that may carry it though it is not
+   * required there (the Argentine DNI's front, `pdf417Pages`); read here only to tell such a front
+   * without a portrait from no document.
+   */
+  pdf417Step?: boolean;
   /**
    * The metrics of this very file's pixels, measured where it was made (a camera shot,
    * captureFrame): it is not decoded again.
@@ -44,6 +58,7 @@ export interface ImageCheckOptions {
 /** The service's own codes for what a document says about itself, refused here with its prompts. */
 export type DocumentReadCode = Extract<
   ErrorCode,
+  | 'documentPhoto.sideMismatch'
   | 'documentPhoto.noMrz'
   | 'documentPhoto.badMrz'
   | 'documentPhoto.badPdf417'
@@ -152,46 +167,12 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
   // A sample whose scenario marker names a code of its input is judged by that marker, in the
   // service as here (the service reports it before any measured code).
   const marked = (family: string) => markers.some((t) => t.includes(`${SCENARIO_MARKER}${family}.`));
-  // Whether it is a document at all comes before any reading (the finder, OpenCV in its worker,
-  // loads on the first document photo).
-  if (opts.kind === 'document' && !marked('documentPhoto')) {
-    const { findDocument } = await import('./check-document');
-    const outline = await findDocument(upload).catch(() => null);
-    if (outline?.kind === 'none') return fail('documentPhoto.noDocument');
-    if (outline?.kind === 'cropped') return fail('documentPhoto.croppedDocument');
-  }
-  // "Same side" comes last: a barcode or zone that is unreadable or names another document is the
-  // real cause on a picture that merely looks like the other side; only the same picture taken
-  // twice explains a missing barcode or zone by being the other side.
-  const distance = opts.otherSide?.phash ? hammingDistance(opts.otherSide.phash, metrics.phash) : Infinity;
-  const similar = distance <= SIMILAR_HASH_MAX_DISTANCE;
-  const missing = (code: 'client.noPdf417' | 'documentPhoto.noMrz') =>
-    fail(distance <= SAME_PICTURE_MAX_DISTANCE ? 'client.similarSides' : code);
-  // The barcode reader and the OCR load on the first photo of a side that requires them.
   let person: DocumentPerson | undefined;
-  if (opts.kind === 'document' && opts.pdf417 && !marked('documentPhoto')) {
-    const { readPdf417 } = await import('./check-barcode');
-    // A browser that cannot run the reader leaves the judgement to the service.
-    const read = await readPdf417(upload).catch(() => null);
-    if (read && !read.found) return missing('client.noPdf417');
-    if (read?.found) {
-      person = read.valid ? parseArgentinePdf417(read.text) : undefined;
-      if (!person) return fail('documentPhoto.badPdf417');
-      const mismatch = opts.claim && claimMismatch(opts.claim, DNI_CLAIM);
-      if (mismatch) return fail(`documentPhoto.${mismatch}`);
-    }
+  if (opts.kind === 'document' && !marked('documentPhoto')) {
+    const judged = await judgeDocumentSide(upload, metrics.phash, opts);
+    if (!judged.ok) return judged;
+    person = judged.person;
   }
-  if (opts.kind === 'document' && opts.mrz && opts.claim && !marked('documentPhoto')) {
-    const { readMrz } = await import('./check-mrz');
-    const mrz = await readMrz(upload).catch(() => null);
-    if (mrz) {
-      const verdict = mrzVerdict(mrz.read, opts.claim);
-      if (verdict === 'noMrz') return missing('documentPhoto.noMrz');
-      if (verdict) return fail(`documentPhoto.${verdict}`);
-      if (mrz.read.found && mrz.read.valid) person = mrz.read.person;
-    }
-  }
-  if (similar) return fail('client.similarSides');
   if (person?.expiryDate && isExpired(person.expiryDate))
     return { ok: false, reason: 'client.expiredDocument', expiryDate: person.expiryDate };
 
@@ -226,4 +207,94 @@ async function withoutLocation(file: File, format: 'jpeg' | 'png', head: Uint8Ar
     type: file.type,
     lastModified: file.lastModified,
   });
+}
+
+type SideJudgement =
+  { ok: true; person?: DocumentPerson } | { ok: false; reason: ClientCheckCode | DocumentReadCode };
+
+/**
+ * A document side judged as the service judges it, the real cause first: whether it is a document
+ * at all and whole (the outline, OpenCV in the document worker); the same picture as the other side;
+ * what only the other side shows (a portrait on a back, a zone or barcode on the wrong side:
+ * `judgeSide` of `@/shared/document-side-rules`); an identity front with no portrait, zone or
+ * barcode (`noDocument`); the barcode and zone the step requires (unreadable, bad, another country
+ * or type); and only then a picture merely alike the other side (`sameSideTwice`). Each reader
+ * loads on the first photo that needs it (the face models on an identity document's side, the
+ * OCR only for a band the glyph reader did not read); one that cannot run here leaves its word to
+ * the service.
+ */
+async function judgeDocumentSide(
+  upload: File,
+  phash: string,
+  opts: ImageCheckOptions,
+): Promise<SideJudgement> {
+  const claim = opts.claim && opts.page ? { ...opts.claim, page: opts.page } : undefined;
+  const features: SideFeatures = { portrait: null, zone: null, barcode: null };
+  const { findDocumentSide } = await import('./check-document');
+  const found = await findDocumentSide(upload).catch(() => null);
+  const outline = found?.verdict;
+  const looksForPortrait = Boolean(outline && claim && IDENTITY_TYPES.includes(claim.type));
+  if (!looksForPortrait) found?.crop?.close();
+  if (outline?.kind === 'none') return fail('documentPhoto.noDocument');
+  if (outline?.kind === 'cropped') return fail('documentPhoto.croppedDocument');
+  const distance = opts.otherSide?.phash ? hammingDistance(opts.otherSide.phash, phash) : Infinity;
+  if (distance <= SAME_PICTURE_MAX_DISTANCE) {
+    found?.crop?.close();
+    return fail('client.similarSides');
+  }
+  if (claim && looksForPortrait) {
+    const { documentFaces } = await import('./check-faces');
+    // A back is looked at as the service looks at it: sure faces on the whole photo, no crop.
+    const back = claim.page === 'back';
+    if (back) found?.crop?.close();
+    const faces = await documentFaces(upload, {
+      ...(found?.quad ? { quad: found.quad } : {}),
+      ...(found?.crop && !back ? { crop: found.crop } : {}),
+      ...(back ? { minScore: BACK_PORTRAIT_MIN_SCORE } : {}),
+    }).catch(() => null);
+    // A front's portrait is any face on it (a crowd is refused by the service for itself); on a
+    // back, one or two sure faces (a portrait and its ghost) are the front's.
+    if (faces !== null)
+      features.portrait = claim.page === 'front' ? faces > 0 : faces > 0 && faces <= DOCUMENT_MAX_FACES;
+    if (judgeSide(claim, features) === 'sideMismatch') return fail('documentPhoto.sideMismatch');
+  }
+  const identityFront = claim?.page === 'front' && IDENTITY_TYPES.includes(claim.type);
+  // Whether this side is a document needs its barcode and zone only where it shows no portrait.
+  const undecided = identityFront && features.portrait === false;
+
+  let barcode: Pdf417Read | null | undefined;
+  const seenHere = Boolean(opts.pdf417Step && claim && sideCarries(claim).barcode);
+  if (opts.pdf417 || (seenHere && undecided)) {
+    const { readPdf417 } = await import('./check-barcode');
+    barcode = await readPdf417(upload).catch(() => null);
+    if (barcode) features.barcode = barcode.found;
+  } else if (undecided) features.barcode = false; // the service reads none here either
+  let zone: MrzRead | null | undefined;
+  if ((opts.mrz && opts.claim) || (undecided && !features.barcode)) {
+    const { readMrz } = await import('./check-mrz');
+    zone = (await readMrz(upload).catch(() => null))?.read ?? null;
+    if (zone) features.zone = zone.found && zoneShaped(zone.lines);
+  }
+  if (claim) {
+    const verdict = judgeSide(claim, features);
+    if (verdict === 'sideMismatch' || verdict === 'noDocument') return fail(`documentPhoto.${verdict}`);
+  }
+
+  let person: DocumentPerson | undefined;
+  if (barcode && !barcode.found && opts.pdf417) return fail('client.noPdf417');
+  if (barcode?.found) {
+    person = barcode.valid ? parseArgentinePdf417(barcode.text) : undefined;
+    if (!person) return fail('documentPhoto.badPdf417');
+    const mismatch = opts.claim && claimMismatch(opts.claim, DNI_CLAIM);
+    if (mismatch) return fail(`documentPhoto.${mismatch}`);
+  }
+  if (zone && opts.mrz && opts.claim) {
+    const verdict = mrzVerdict(zone, opts.claim);
+    if (verdict) return fail(`documentPhoto.${verdict}`);
+    if (zone.found && zone.valid) person = zone.person;
+  }
+  // "Same side" comes last, and only for a picture that shows nothing of its own side.
+  if (claim ? sameSideTwice(distance, claim, features) : distance <= SIMILAR_HASH_MAX_DISTANCE)
+    return fail('client.similarSides');
+  return { ok: true, ...(person ? { person } : {}) };
 }

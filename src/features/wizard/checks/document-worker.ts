@@ -6,7 +6,16 @@
 import openCvFactory from 'opencv-wasm/opencv.js';
 import wasmUrl from 'opencv-wasm/opencv.wasm?url';
 import type { LiveLook } from '../capture/document-guide';
-import { OUTLINE_LONG_SIDE, outlineOf, type OpenCv, type OutlineVerdict } from '@/shared/document-outline';
+import {
+  OUTLINE_LONG_SIDE,
+  outlineOf,
+  quadShares,
+  straighten,
+  straightenedSize,
+  type OpenCv,
+  type OutlineVerdict,
+  type Point,
+} from '@/shared/document-outline';
 import { glareShare, laplacianVariance, toGray } from '@/shared/image-metrics';
 
 export interface DocumentRequest {
@@ -15,6 +24,8 @@ export interface DocumentRequest {
   source: Blob | ImageBitmap | VideoFrame;
   /** A live camera frame: looked at OUTLINE_LONG_SIDE long, blur and glare measured too. */
   live?: boolean;
+  /** A photo: a framed document's corners and its straightened crop come back too (the portrait's). */
+  straighten?: boolean;
 }
 
 /** null: the photo could not be looked at (the service judges it then). */
@@ -25,6 +36,10 @@ export interface DocumentAnswer {
   ms?: number;
   /** For a live frame: the look the camera's guide advises on. */
   live?: LiveLook;
+  /** A framed document's corners as shares of the photo's sides, as the service records them. */
+  quad?: Point[];
+  /** The framed document straightened at the decode's resolution (transferred). */
+  crop?: ImageBitmap;
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -59,6 +74,7 @@ function loadOpenCv(): Promise<OpenCv> {
 async function look(
   source: Blob | ImageBitmap | VideoFrame,
   live: boolean,
+  straightened = false,
 ): Promise<Omit<DocumentAnswer, 'id'>> {
   const cv = await loadOpenCv();
   const began = performance.now();
@@ -76,8 +92,19 @@ async function look(
   bitmap.close();
   const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
-  const { verdict } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
-  if (!live) return { verdict, ms: performance.now() - started };
+  const { verdict, scale: back } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
+  if (!live) {
+    const ms = performance.now() - started;
+    if (!straightened || verdict.kind !== 'framed') return { verdict, ms };
+    // The service's crop (src/service/checks/document-finder.ts): the same warp on its decode.
+    const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
+    const size = straightenedSize(quad, image);
+    const pixels = straighten(cv, image, quad, size.width, size.height);
+    const crop = await createImageBitmap(
+      new ImageData(new Uint8ClampedArray(pixels.data.buffer), pixels.width, pixels.height),
+    );
+    return { verdict, ms, quad: quadShares(quad, image), crop };
+  }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
   const xs = quad?.map((p) => p.x) ?? [];
@@ -99,9 +126,10 @@ async function look(
 }
 
 self.addEventListener('message', (event: MessageEvent<DocumentRequest>) => {
-  const { id, source, live = false } = event.data;
-  look(source, live).then(
-    (answer) => self.postMessage({ id, ...answer } satisfies DocumentAnswer),
+  const { id, source, live = false, straighten: straightened = false } = event.data;
+  look(source, live, straightened).then(
+    (answer) =>
+      self.postMessage({ id, ...answer } satisfies DocumentAnswer, answer.crop ? [answer.crop] : []),
     () => self.postMessage({ id, verdict: null } satisfies DocumentAnswer),
   );
 });

@@ -2,13 +2,16 @@ import { Human } from '@vladmandic/human';
 import {
   FACE_INPUT_LONG_SIDE,
   faceGuide,
+  faceUseConfig,
   humanConfig,
   judgeFaces,
   selfieVerdict,
   type DetectedFace,
   type FaceGuide,
+  type FaceUse,
   type SelfieFaceVerdict,
 } from '@/shared/face-rules';
+import { insideQuad, type Point } from '@/shared/document-outline';
 import { headYaw, type ChallengeFrame } from '@/shared/liveness-challenge';
 
 /**
@@ -31,6 +34,10 @@ export function loadHuman(paths: FaceModelPaths): Promise<Human> {
     const config = humanConfig(paths);
     const human = new Human(config as ConstructorParameters<typeof Human>[0]);
     await human.load();
+    // Human logs a model it could not fetch and goes on, and a detection without it never answers:
+    // a check that cannot run must say so, so that the service judges the photo instead.
+    if (human.models.list().some((model) => model.url && !model.size))
+      throw new Error('a face model did not load');
     return human;
   })();
   loading.catch(() => (loading = undefined));
@@ -48,12 +55,14 @@ export function backendOf(human: Human): string {
 // checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
 // one canvas.
 let queue: Promise<unknown> = Promise.resolve();
-function detectOne(human: Human, draw: () => Canvas) {
+// Each call names its models: Human merges a call's configuration into its own, so a document's
+// count (no iris) would otherwise leave the next selfie without eye openness.
+function detectOne(human: Human, draw: () => Canvas, use: FaceUse = 'selfie') {
   const run = queue.then(async () => {
     const start = performance.now();
     const input = draw();
     const drawnAt = performance.now();
-    const result = await human.detect(input);
+    const result = await human.detect(input, faceUseConfig(use) as Parameters<Human['detect']>[1]);
     const end = performance.now();
     return {
       result,
@@ -162,4 +171,57 @@ export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFace
   const { faces, eyeOpenness } = judgement;
   const verdict = selfieVerdict(judgement);
   return { verdict, faces: faces.length, ...(eyeOpenness === undefined ? {} : { eyeOpenness }), detectMs };
+}
+
+/**
+ * Faces of a document photo that count as its portrait, as the service counts them
+ * (src/service/checks/face-checks.ts, `documentFaces`): detector and facemesh (the `count` use) at
+ * long side 1024, only faces whose centre lies on the found document (`quad`, corners as shares of
+ * the photo's sides); none there, the document straightened (`crop`), where a portrait far in the
+ * frame is larger. With `minScore` (a claimed back's, BACK_PORTRAIT_MIN_SCORE), only sure faces on
+ * the whole photo, as the service looks at a back.
+ */
+export async function countDocumentFaces(
+  human: Human,
+  image: Blob,
+  quad?: Point[],
+  crop?: ImageBitmap,
+  minScore = 0,
+): Promise<{ faces: number; detectMs: number }> {
+  const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
+  const whole = await detectOne(
+    human,
+    () => {
+      try {
+        return drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
+      } finally {
+        bitmap.close();
+      }
+    },
+    'count',
+  );
+  const onDocument = judgeFaces(detectedOf(whole.result), whole.width, whole.height).faces.filter(
+    ({ box: [x, y, w, h], score }) =>
+      score >= minScore &&
+      (!quad || insideQuad({ x: (x + w / 2) / whole.width, y: (y + h / 2) / whole.height }, quad)),
+  );
+  if (onDocument.length > 0 || !crop) {
+    crop?.close();
+    return { faces: onDocument.length, detectMs: whole.detectMs };
+  }
+  const straight = await detectOne(
+    human,
+    () => {
+      try {
+        return drawn(crop, crop, FACE_INPUT_LONG_SIDE);
+      } finally {
+        crop.close();
+      }
+    },
+    'count',
+  );
+  return {
+    faces: judgeFaces(detectedOf(straight.result), straight.width, straight.height).faces.length,
+    detectMs: whole.detectMs + straight.detectMs,
+  };
 }

@@ -2,8 +2,10 @@
 // A look at a face takes tens of milliseconds of TensorFlow.js (more with a face in view: facemesh
 // and iris run too), every ~650 ms while the camera is open: done here, the page's thread stays
 // free for the preview and the buttons. Human runs on its wasm backend with OffscreenCanvas here.
+import type { Point } from '@/shared/document-outline';
 import {
   backendOf,
+  countDocumentFaces,
   judgeSelfie,
   loadHuman,
   lookAtFrame,
@@ -16,7 +18,9 @@ export type FaceJob =
   | { kind: 'load' }
   /** A live camera frame, transferred (not copied); closed here once drawn. */
   | { kind: 'guide'; frame: ImageBitmap | VideoFrame }
-  | { kind: 'selfie'; image: Blob };
+  | { kind: 'selfie'; image: Blob }
+  /** A document photo: the found document's corners (shares) and its straightened crop (transferred). */
+  | { kind: 'document'; image: Blob; quad?: Point[]; crop?: ImageBitmap; minScore?: number };
 
 /** Every request says where the models are: the first one loads them, whichever it is. */
 export type FaceRequest = { id: number; paths: FaceModelPaths } & FaceJob;
@@ -25,6 +29,7 @@ export type FaceAnswer =
   | { id: number; ok: true; backend: string }
   | { id: number; ok: true; look: FaceLook }
   | { id: number; ok: true; selfie: SelfieFaces }
+  | { id: number; ok: true; document: { faces: number; detectMs: number } }
   | { id: number; ok: false };
 
 async function answer(request: FaceRequest): Promise<FaceAnswer> {
@@ -47,6 +52,18 @@ async function answer(request: FaceRequest): Promise<FaceAnswer> {
     }
     case 'selfie':
       return { id, ok: true, selfie: await judgeSelfie(human, request.image) };
+    case 'document':
+      return {
+        id,
+        ok: true,
+        document: await countDocumentFaces(
+          human,
+          request.image,
+          request.quad,
+          request.crop,
+          request.minScore,
+        ),
+      };
   }
 }
 
@@ -56,6 +73,7 @@ self.addEventListener('message', (event: MessageEvent<FaceRequest>) => {
     (reply) => self.postMessage(reply),
     () => {
       if (event.data.kind === 'guide') event.data.frame.close();
+      if (event.data.kind === 'document') event.data.crop?.close();
       self.postMessage({ id, ok: false } satisfies FaceAnswer);
     },
   );

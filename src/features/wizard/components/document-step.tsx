@@ -171,8 +171,10 @@ export function DocumentStep({
   // What the document's MRZ or barcode must show on this side, and the choice it is held against.
   const reading = (page: 'front' | 'back') => ({
     pdf417: page === 'back' && spec.requires.includes('pdf417'),
+    pdf417Step: spec.requires.includes('pdf417'),
     mrz: readsMrz({ requires: spec.requires, ...claim, page }),
     claim,
+    page,
     onRefused: (code: string) =>
       setRefusedChoice(code === 'documentPhoto.typeMismatch' || code === 'documentPhoto.countryMismatch'),
   });

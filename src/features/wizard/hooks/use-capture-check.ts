@@ -23,6 +23,10 @@ export interface CaptureRules {
   mrz?: boolean;
   /** The type and country the person chose, against what the document's MRZ or barcode states. */
   claim?: { type: DocumentType; country: string };
+  /** The side the person was asked for (a document's front or back). */
+  page?: 'front' | 'back';
+  /** The step requires a PDF417 (read on a side that may carry it: see checkImage). */
+  pdf417Step?: boolean;
   /** A refusal that names the person's choice (type or country), so the step can offer to change it. */
   onRefused?: (code: string) => void;
   /** A PDF with more pages is refused here, as the service would refuse it. */
@@ -56,8 +60,19 @@ export function useCaptureCheck(rules: CaptureRules) {
   const [problem, setProblem] = useState<ClientReason | ErrorCode | null>(null);
   // The expiry date an expired document's MRZ states (YYYY-MM-DD), told with the refusal.
   const [expiredOn, setExpiredOn] = useState<string | null>(null);
-  const { accept, checkKind, otherSide, pdf417, mrz, claim, onRefused, maxPdfPages, protectedPdfAllowed } =
-    rules;
+  const {
+    accept,
+    checkKind,
+    otherSide,
+    pdf417,
+    pdf417Step,
+    mrz,
+    claim,
+    page,
+    onRefused,
+    maxPdfPages,
+    protectedPdfAllowed,
+  } = rules;
 
   /** Checks a file; true when it was accepted and handed to `onFile`. */
   async function take(chosen: File, fromCamera = false, measured?: ImageMetrics): Promise<boolean> {
@@ -116,6 +131,8 @@ export function useCaptureCheck(rules: CaptureRules) {
         ...(pdf417 ? { pdf417 } : {}),
         ...(mrz ? { mrz } : {}),
         ...(claim ? { claim } : {}),
+        ...(page ? { page } : {}),
+        ...(pdf417Step ? { pdf417Step } : {}),
         // A camera shot was measured from the frame it was encoded from: not decoded again.
         ...(measured ? { measured } : {}),
       });
