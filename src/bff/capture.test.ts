@@ -86,7 +86,11 @@ describe('capture API through the BFF', () => {
     });
     expect(res.status).toBe(201);
     const results = sendInputResponseSchema.parse(await res.json());
-    expect(results.map((r) => r.result)).toEqual([true, true, true]);
+    // The codes in the message: a refusal here names its cause in the test report.
+    expect(
+      results.map((r) => r.result),
+      JSON.stringify(results.map((r) => r.error)),
+    ).toEqual([true, true, true]);
     expect(results[2].data).toEqual({ type: 'selfie-photo', filename: 'selfie.jpg' });
 
     // The service verifies and calls the BFF's webhook; the status follows.

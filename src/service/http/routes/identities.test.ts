@@ -238,7 +238,12 @@ describe('send-input: request-level refusals keep nothing', () => {
       ],
     );
     expect(ok.status).toBe(201);
-    expect((ok.body as { result: boolean }[]).map((r) => r.result)).toEqual([true, true, true]);
+    const answers = ok.body as { result: boolean; error?: unknown }[];
+    // The codes in the message: a refusal here names its cause in the test report.
+    expect(
+      answers.map((r) => r.result),
+      JSON.stringify(answers.map((r) => r.error)),
+    ).toEqual([true, true, true]);
     await waitForStatus(svc, v.id, ['running', 'verified', 'reviewNeeded', 'rejected']);
     const again = await sendInput(
       svc,
