@@ -28,19 +28,35 @@ test.beforeAll(async () => {
   delete env.SERVICE_EXTENSIONS;
   product = spawn(process.execPath, [`${productDist}-server/start.js`], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // Its own words, in the report when it does not come up (a product that exits is said at once,
+  // not after the poll's time).
+  let said = '';
+  product.stderr?.on('data', (chunk: Buffer) => {
+    said = `${said}${chunk.toString()}`.slice(-4000);
+    process.stderr.write(chunk);
+  });
+  let exited: string | undefined;
+  product.once('exit', (code, signal) => (exited = `the product exited (${signal ?? code})`));
   baseURL = `http://127.0.0.1:${port}`;
-  await expect
-    .poll(
-      () =>
-        fetch(`${baseURL}/api/health`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(200);
+  try {
+    await expect
+      .poll(
+        () =>
+          exited ??
+          fetch(`${baseURL}/api/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 90_000 },
+      )
+      .toBe(200);
+  } catch (error) {
+    throw new Error(
+      `the product at ${baseURL} did not come up: ${String(error)}\nit said: ${said || 'nothing'}`,
+    );
+  }
 });
 
 test.afterAll(() => {
