@@ -44,17 +44,18 @@ test.beforeAll(async () => {
     await expect
       .poll(
         () =>
-          exited ??
-          fetch(`${baseURL}/api/health`).then(
-            (r) => r.status,
-            () => 0,
-          ),
+          exited
+            ? -1
+            : fetch(`${baseURL}/api/health`).then(
+                (r) => r.status,
+                () => 0,
+              ),
         { timeout: 90_000 },
       )
       .toBe(200);
   } catch (error) {
     throw new Error(
-      `the product at ${baseURL} did not come up: ${String(error)}\nit said: ${said || 'nothing'}`,
+      `the product at ${baseURL} did not come up${exited ? ` (${exited})` : ''}: ${String(error)}\nit said: ${said || 'nothing'}`,
     );
   }
 });
