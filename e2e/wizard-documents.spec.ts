@@ -28,6 +28,10 @@ const barcodeCovered = () =>
 // src/shared/document-outline.ts) refuses it in the browser, and the service refuses it too. On the
 // back step the real cause is named before "same side", and a side showing what only the other
 // side shows is the other side (`judgeSide`, src/shared/document-side-rules.ts).
+/** The generated screenshot of a page of text: print, but no portrait, zone or barcode. */
+const screenshotOfText = async () =>
+  (await makeNotDocuments(['text-page-phone.png'])).find((p) => p.name === 'text-page-phone.png')!;
+
 test.describe('wizard: a face is not a document', () => {
   test('a selfie uploaded as the DNI front is refused at capture; the card is then accepted', async ({
     page,
@@ -66,9 +70,7 @@ test.describe('wizard: a face is not a document', () => {
     // The outline takes a page of print filling the frame for a scan; an identity front must show
     // a portrait, a zone or a barcode (`judgeSide`, src/shared/document-side-rules.ts), looked for
     // here as in the service.
-    const screenshot = (await makeNotDocuments(['text-page-phone.png'])).find(
-      (p) => p.name === 'text-page-phone.png',
-    )!;
+    const screenshot = await screenshotOfText();
     const wizard = new WizardPage(page);
     await wizard.start('ar-national-id');
     await wizard.continue(); // the document choice
@@ -91,9 +93,7 @@ test.describe('wizard: a face is not a document', () => {
   }) => {
     const models = /\/models\/human\//;
     await page.route(models, (route) => route.abort());
-    const screenshot = (await makeNotDocuments(['text-page-phone.png'])).find(
-      (p) => p.name === 'text-page-phone.png',
-    )!;
+    const screenshot = await screenshotOfText();
     const wizard = new WizardPage(page);
     await wizard.start('ar-national-id');
     await wizard.continue(); // the document choice
