@@ -17,6 +17,10 @@ const wizardStrings = 'src/features/wizard/locales/en.json';
 // The wizard's strings in the other languages: one language loads, and English is the heaviest.
 const otherStrings = ['src/features/wizard/locales/es.json', 'src/features/wizard/locales/pt.json'];
 const wizard = (path: string) => `src/features/wizard/${path}`;
+// Test files that replace a module with vi.mock: in a shared process the replacement would leak.
+const testFiles = ['src/**/*.test.{ts,tsx}'];
+const mockingFiles = ['src/service/checks/pdf-heavy-files.test.ts'];
+
 export const firstScreens: Record<string, ScreenModules> = {
   '/': { always: [wizard('routes/flow-list-page.tsx'), wizardStrings], later: otherStrings },
   // The wizard opens on its welcome and consent screen (in the page's chunk); the steps' code and
@@ -121,7 +125,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -132,5 +135,17 @@ export default defineConfig({
     // No second tries: a test that fails once is a bug to fix, in the test or the product.
     retry: 0,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    setupFiles: ['src/testing/vitest-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        // Many files in one process: the models, the OCR data and the WebAssembly load once per
+        // process instead of once per file (about a fifth of the run). src/testing/vitest-setup.ts starts
+        // what a file must start afresh.
+        test: { name: 'shared', isolate: false, include: testFiles, exclude: mockingFiles },
+      },
+      // Files that replace a module (vi.mock) get a process of their own.
+      { extends: true, test: { name: 'isolated', include: mockingFiles } },
+    ],
   },
 });

@@ -1,11 +1,8 @@
 // Helpers for the service's integration tests: a real service on 127.0.0.1 (port 0), real
 // multipart bodies, real images made with sharp, and a real webhook receiver.
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { tempDataDir } from './temp-dirs';
 import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
 import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
 import { sendInputForm, type UploadPart } from '../../../e2e/fixtures/send-input-form';
@@ -21,18 +18,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const createdDirs: string[] = [];
-// Restart tests reuse a data dir across services, so the dirs go when the test file is done
-// (a hook registered while the file's tests are collected).
-afterAll(() => {
-  for (const dir of createdDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-export function tempDataDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'idv-service-test-'));
-  createdDirs.push(dir);
-  return dir;
-}
+export { tempDataDir } from './temp-dirs';
 
 export async function startService(
   env: Record<string, string> = {},
