@@ -82,6 +82,8 @@ export interface ServiceConfig {
   logLevel: string;
   /** A system FFmpeg for video frames; null = the wasm build (the checks read FFMPEG_PATH themselves). */
   ffmpegPath: string | null;
+  /** Whether main.ts loads the models, the OCR data and pdf.js at start (LOAD_CHECKS_AT_START). */
+  loadChecksAtStart: boolean;
   /** Bounds of one PDF reading (checks/pdf-reader.ts). */
   pdfReading: PdfReadingLimits;
 }
@@ -176,6 +178,11 @@ export const serviceSettings = z
       group: 'service',
       default: 'unset (FFmpeg from npm, wasm)',
       description: 'a system FFmpeg for the frames of liveness videos (see below)',
+    }),
+    LOAD_CHECKS_AT_START: switchSetting(true, {
+      group: 'tuning',
+      description:
+        '`off`: the face models, the OCR data and pdf.js load at the first check, not at start (a quicker start, a slower first check)',
     }),
     PDF_READ_TIMEOUT_MS: countSetting(DEFAULT_PDF_LIMITS.timeLimitMs, {
       group: 'tuning',
@@ -280,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboundAllowed: [...(webhookUrl ? [new URL(webhookUrl).origin] : []), ...s.OUTBOUND_ALLOWED],
     logLevel: s.LOG_LEVEL,
     ffmpegPath: s.FFMPEG_PATH,
+    loadChecksAtStart: s.LOAD_CHECKS_AT_START,
     pdfReading: {
       timeLimitMs: s.PDF_READ_TIMEOUT_MS,
       textPages: s.PDF_TEXT_PAGES,

@@ -30,11 +30,14 @@ process.on('SIGINT', () => void stop('SIGINT'));
 try {
   await app.listen({ host: config.host, port: config.port });
   // Here rather than in app.ts: a running service wants pdf.js ready for its first PDF; the many
-  // apps that tests build do not.
-  warmPdfReader();
-  // The face models and the OCR data load in a few seconds, off the event loop.
-  warmFaceReader();
-  void warmMrzReader().catch((error: unknown) => app.log.warn({ err: error }, 'MRZ reader not ready'));
+  // apps that tests build do not, nor the services the BFF's tests start (LOAD_CHECKS_AT_START off:
+  // a few seconds of CPU at each start).
+  if (config.loadChecksAtStart) {
+    warmPdfReader();
+    // The face models and the OCR data load in a few seconds, off the event loop.
+    warmFaceReader();
+    void warmMrzReader().catch((error: unknown) => app.log.warn({ err: error }, 'MRZ reader not ready'));
+  }
 } catch (error) {
   app.log.error({ err: error }, 'could not start');
   process.exit(1);

@@ -75,6 +75,8 @@ export class ServiceProcess {
         SERVICE_EXTENSIONS: 'off',
         // The sample files' markers (person, scenario) are read only with demo scenarios on.
         DEMO_SCENARIOS: 'on',
+        // Most of these tests send no picture: the models load at a first check, if one comes.
+        LOAD_CHECKS_AT_START: 'off',
         ...this.env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
