@@ -17,7 +17,7 @@ type Props = {
 };
 
 type Phase =
-  | { name: 'idle' }
+  | { name: 'idle'; empty?: boolean }
   | { name: 'countdown'; left: number }
   | { name: 'recording'; left: number }
   | { name: 'review'; file: File; url: string };
@@ -31,6 +31,11 @@ const CHALLENGE_MAX_SECONDS = 12;
  * recorder runs behind the preview), and one lost it altogether.
  */
 const CHALLENGE_TAIL_MS = 1200;
+/**
+ * A recording whose time is up before the camera sent anything goes on this many seconds more: on
+ * a loaded machine a 1 s clip once came out empty (0 bytes), which the video check then refuses.
+ */
+const EMPTY_GRACE_SECONDS = 5;
 const FRONT_CAMERA: MediaTrackConstraints = {
   facingMode: { ideal: 'user' },
   width: { ideal: 1280 },
@@ -49,6 +54,9 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
   const { videoRef, stream } = useMediaStream(STREAMS, onUnavailable);
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
   const recorder = useRef<MediaRecorder | null>(null);
+  // Bytes the recorder has given so far, and the seconds it went on past its time waiting for any.
+  const received = useRef(0);
+  const graceUsed = useRef(0);
 
   // Called from the countdown's timer: reads the current stream and props.
   const startRecording = useEffectEvent(() => {
@@ -65,10 +73,15 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
       return;
     }
     const chunks: Blob[] = [];
+    received.current = 0;
+    graceUsed.current = 0;
     media.addEventListener('dataavailable', (event) => {
-      if (event.data.size) chunks.push(event.data);
+      if (!event.data.size) return;
+      chunks.push(event.data);
+      received.current += event.data.size;
     });
     media.addEventListener('stop', () => {
+      if (!chunks.length) return setPhase({ name: 'idle', empty: true });
       const mime = (media.mimeType || type || 'video/webm').split(';')[0];
       const file = new File(chunks, recordingFileName(mime), { type: mime });
       setPhase({ name: 'review', file, url: URL.createObjectURL(file) });
@@ -96,7 +109,10 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
       if (phase.name === 'countdown' && phase.left > 1) setPhase({ name: 'countdown', left: phase.left - 1 });
       else if (phase.name === 'countdown') startRecording();
       else if (phase.left > 1) setPhase({ name: 'recording', left: phase.left - 1 });
-      else recorder.current?.stop();
+      else if (received.current === 0 && graceUsed.current < EMPTY_GRACE_SECONDS) {
+        graceUsed.current++;
+        setPhase({ name: 'recording', left: 1 });
+      } else recorder.current?.stop();
     }, 1000);
     return () => clearTimeout(timer);
   }, [phase]);
@@ -154,6 +170,7 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
           {t(`recorder.guide.${progress.guide}`)}
         </p>
       )}
+      {phase.name === 'idle' && phase.empty && <p role="alert">{t('recorder.empty')}</p>}
       {phase.name === 'idle' && (
         <button
           type="button"
