@@ -58,8 +58,10 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: `test-results/playwright-artifacts-${port}`,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Bounds, not speed targets (speed is measured by the benches): on a 2-core machine at less than
+  // half the speed of others, with four browsers at once, tests bound at 60 s took up to 42 s.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   // The tests mostly wait on the product (timers, the service's steps, camera clips), so four
   // browsers at once on two cores; E2E_WORKERS sets another number.
