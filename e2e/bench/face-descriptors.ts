@@ -41,7 +41,7 @@ import {
   type DescriptorViews,
 } from '@/service/checks/face-recognition';
 import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
-import { loadEvalSet, type EvalEntry } from './lib/eval-set';
+import { correctedId, loadEvalSet, type EvalEntry } from './lib/eval-set';
 import { equalError, spread, thresholdForFar } from './lib/match-rates';
 import { percentile } from './lib/percentile';
 
@@ -416,13 +416,6 @@ const sizes = (model: Model) =>
           : 0
         : resnetMb;
 
-/**
- * A known labelling error of ../shared/eval, corrected here and only here: human-stock-teen-1…4 are
- * one woman (the same umbrella shoot) but carry no `id`, so as labelled their six pairs count as
- * different people. The "corrected" figures count them as one person.
- */
-const correctedId = (entry: EvalEntry) =>
-  /human-stock-teen-[1-4]\.jpg$/.test(entry.file) ? 'human-stock-teen-umbrella' : entry.id;
 /**
  * Leave-people-out halves: the people (corrected ids; an unlabelled photo is a person of its own),
  * sorted, dealt alternately to A and B. A variant chosen on one half must hold on the other.
