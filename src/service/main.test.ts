@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { tempDataDir } from './testing/harness';
+import { tempDataDir } from './testing/temp-dirs';
 
 // main.ts as `npm run service` runs it: listens, answers, and stops cleanly on SIGTERM.
 function run(env: Record<string, string>) {

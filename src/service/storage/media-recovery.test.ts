@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MediaStore } from './media-store';
-import { createVerification, faceImage, sendInput, startService, tempDataDir } from '../testing/harness';
+import { createVerification, faceImage, sendInput, startService } from '../testing/harness';
+import { tempDataDir } from '../testing/temp-dirs';
 
 const mediaFiles = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'media')).sort();
 const mediaRows = (dataDir: string) => {

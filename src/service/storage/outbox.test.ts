@@ -12,10 +12,10 @@ import {
   sendInput,
   startReceiver,
   startService,
-  tempDataDir,
   waitFor,
   type RunningService,
 } from '../testing/harness';
+import { tempDataDir } from '../testing/temp-dirs';
 
 const secret = 'test-webhook-secret';
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];

@@ -8,9 +8,9 @@ import {
   faceImage,
   sendInput,
   startService,
-  tempDataDir,
   type RunningService,
 } from '../testing/harness';
+import { tempDataDir } from '../testing/temp-dirs';
 
 // A real full disk: DATA_DIR on a small tmpfs (needs root, as on the development VM and in CI).
 const dataDir = tempDataDir();

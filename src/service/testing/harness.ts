@@ -18,8 +18,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export { tempDataDir } from './temp-dirs';
-
 export async function startService(
   env: Record<string, string> = {},
   dataDir = tempDataDir(),

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createVerification, startService, tempDataDir, waitFor } from '../testing/harness';
+import { createVerification, startService, waitFor } from '../testing/harness';
+import { tempDataDir } from '../testing/temp-dirs';
 
 const DAY = 24 * 60 * 60 * 1000;
 

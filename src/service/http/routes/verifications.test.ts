@@ -10,11 +10,11 @@ import {
   passportImage,
   sendInput,
   startService,
-  tempDataDir,
   waitForStatus,
   withJpegComment,
   type RunningService,
 } from '../../testing/harness';
+import { tempDataDir } from '../../testing/temp-dirs';
 
 const personMarker = (p: Person) => `${PERSON_MARKER}${Buffer.from(JSON.stringify(p)).toString('base64url')}`;
 
