@@ -17,8 +17,8 @@ const wizardStrings = 'src/features/wizard/locales/en.json';
 // The wizard's strings in the other languages: one language loads, and English is the heaviest.
 const otherStrings = ['src/features/wizard/locales/es.json', 'src/features/wizard/locales/pt.json'];
 const wizard = (path: string) => `src/features/wizard/${path}`;
-// Test files that replace a module with vi.mock: in a shared process the replacement would leak.
 const testFiles = ['src/**/*.test.{ts,tsx}'];
+// Test files that replace a module with vi.mock: in a shared process the replacement would leak.
 const mockingFiles = ['src/service/checks/pdf-heavy-files.test.ts'];
 
 export const firstScreens: Record<string, ScreenModules> = {
