@@ -58,6 +58,10 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
   // Bytes the recorder has given so far, and the seconds it went on past its time waiting for any.
   const received = useRef(0);
   const graceUsed = useRef(0);
+  // When the recording ends (performance.now()). Its time is kept by the clock, not by counting
+  // ticks: on a busy page each tick comes late, and twelve late ticks made a challenge clip
+  // longer than the 12 s the service reads, so the last action seen by the guide fell outside.
+  const deadline = useRef(0);
 
   // Called from the countdown's timer: reads the current stream and props.
   const startRecording = useEffectEvent(() => {
@@ -90,31 +94,43 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
     media.addEventListener('error', () => onUnavailable('error'));
     recorder.current = media;
     media.start(250);
-    setPhase({ name: 'recording', left: challenge ? CHALLENGE_MAX_SECONDS : seconds });
+    const total = challenge ? CHALLENGE_MAX_SECONDS : seconds;
+    deadline.current = performance.now() + total * 1000;
+    setPhase({ name: 'recording', left: total });
   });
 
   const progress = useChallengeGuide(videoRef, phase.name === 'recording', challenge);
   const challengeDone = !!challenge && progress.index >= challenge.actions.length;
   useEffect(() => {
     if (!challengeDone) return;
-    const timer = setTimeout(() => {
-      if (recorder.current?.state === 'recording') recorder.current.stop();
-    }, CHALLENGE_TAIL_MS);
+    const timer = setTimeout(
+      () => {
+        if (recorder.current?.state === 'recording') recorder.current.stop();
+      },
+      Math.min(CHALLENGE_TAIL_MS, Math.max(0, deadline.current - performance.now())),
+    );
     return () => clearTimeout(timer);
   }, [challengeDone]);
 
-  // One tick per second drives both the countdown and the recording's time left.
+  // One tick per second drives the countdown; the recording's ticks wake on its deadline's
+  // seconds and read the time left from the clock.
   useEffect(() => {
     if (phase.name !== 'countdown' && phase.name !== 'recording') return;
+    const untilTick =
+      phase.name === 'countdown' ? 1000 : Math.max(0, deadline.current - performance.now()) % 1000 || 1000;
     const timer = setTimeout(() => {
       if (phase.name === 'countdown' && phase.left > 1) setPhase({ name: 'countdown', left: phase.left - 1 });
       else if (phase.name === 'countdown') startRecording();
-      else if (phase.left > 1) setPhase({ name: 'recording', left: phase.left - 1 });
-      else if (received.current === 0 && graceUsed.current < EMPTY_GRACE_SECONDS) {
-        graceUsed.current++;
-        setPhase({ name: 'recording', left: 1 });
-      } else recorder.current?.stop();
-    }, 1000);
+      else {
+        const left = Math.round((deadline.current - performance.now()) / 1000);
+        if (left >= 1) setPhase({ name: 'recording', left });
+        else if (received.current === 0 && graceUsed.current < EMPTY_GRACE_SECONDS) {
+          graceUsed.current++;
+          deadline.current = performance.now() + 1000;
+          setPhase({ name: 'recording', left: 1 });
+        } else recorder.current?.stop();
+      }
+    }, untilTick);
     return () => clearTimeout(timer);
   }, [phase]);
 
