@@ -106,7 +106,7 @@ async function recordWithChallenge(page: Page) {
 // The recorded clip is what a loaded machine makes of the camera: Chromium kept 5–10 of its 30
 // frames a second (gaps up to 0.75 s) at a load of 10–20 on 2 cores. The service reads 8 frames a
 // second of it where a blink may hide, the head's resting yaw from the frames before a turn, and
-// the camera turns well past the mark and holds its eyes closed 0.6 s (fixtures/camera/README.md).
+// the camera turns well past the mark and holds its eyes closed 0.8 s, twice a loop (fixtures/camera/README.md).
 test('a camera that turns and blinks as asked passes the challenge', async () => {
   test.setTimeout(480_000);
   const browser = await launch(`${dir}/challenge.mjpeg`);
