@@ -108,11 +108,13 @@ const countPlaywright = (ok, file, label) => {
   const playwright = readJson(file);
   if (playwright) {
     passed += playwright.stats.expected + playwright.stats.flaky;
-    failed += playwright.stats.unexpected;
+    // No spec skips a test of its own: a skipped one is a project that did not run because one it
+    // depends on failed, and a test that could not run is no pass.
+    failed += playwright.stats.unexpected + playwright.stats.skipped;
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? [])
         for (const test of spec.tests ?? [])
-          if (test.status === 'unexpected' || test.status === 'flaky') {
+          if (test.status === 'unexpected' || test.status === 'flaky' || test.status === 'skipped') {
             const error = test.results?.find((r) => r.error)?.error?.message;
             failures.push(
               `${label} ${test.status} ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
@@ -121,7 +123,7 @@ const countPlaywright = (ok, file, label) => {
       for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
     };
     for (const suite of playwright.suites ?? []) walk(suite, []);
-    if (!ok && playwright.stats.unexpected === 0) failed++;
+    if (!ok && playwright.stats.unexpected + playwright.stats.skipped === 0) failed++;
   } else if (!ok) failed++;
 };
 
