@@ -22,8 +22,21 @@ test.beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   product = spawn(process.execPath, [`${productDist}-server/start.js`], {
-    env: { ...process.env, ...productEnv(port, await freePort(), dataDir), DEMO_SCENARIOS: 'off' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      ...productEnv(port, await freePort(), dataDir),
+      DEMO_SCENARIOS: 'off',
+      // Its checks load at the first send-input: at start they cost a loaded machine minutes
+      // beside the run's own product and browsers (it once did not answer within 120 s).
+      LOAD_CHECKS_AT_START: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // Its own words, in the report when it does not come up.
+  let said = '';
+  product.stderr?.on('data', (chunk: Buffer) => {
+    said = `${said}${chunk.toString()}`.slice(-4000);
+    process.stderr.write(chunk);
   });
   const end = Date.now() + 120_000;
   for (;;) {
@@ -32,7 +45,10 @@ test.beforeAll(async () => {
       () => false,
     );
     if (up) break;
-    if (Date.now() > end || product.exitCode !== null) throw new Error('the second product did not start');
+    if (Date.now() > end || product.exitCode !== null)
+      throw new Error(
+        `the second product did not start (${product.exitCode !== null ? `it exited with ${product.exitCode}` : 'no answer in 120 s'}); it said: ${said || 'nothing'}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 });
