@@ -66,8 +66,9 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // The tests mostly wait on the product (timers, the service's steps, camera clips), so four
-  // browsers at once on two cores; E2E_WORKERS sets another number.
+  // Two browsers at once on two cores: the run is CPU-bound. With four, the same run took 16.4 min
+  // against 14.7 with two, at a load of 17–19 where fake cameras and checks fell behind their
+  // bounds; E2E_WORKERS sets another number.
   workers: testSettings.E2E_WORKERS,
   // No second tries: a test that fails once is a bug to fix, in the test or the product.
   retries: 0,
