@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { productDist, productEnv } from '../playwright.config';
+import { productEnv } from '../playwright.config';
 import { freePort } from './fixtures/free-port';
+import { startProduct } from './fixtures/second-product';
 import { WizardPage } from './fixtures/wizard-page';
 
 // A second product, as `npm start` runs it with its defaults' DEMO_SCENARIOS=off: a sample's
@@ -21,36 +22,16 @@ test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join('test-results', 'e2e-demo-off-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  product = spawn(process.execPath, [`${productDist}-server/start.js`], {
-    env: {
-      ...process.env,
+  product = await startProduct(
+    {
       ...productEnv(port, await freePort(), dataDir),
       DEMO_SCENARIOS: 'off',
       // Its checks load at the first send-input: at start they cost a loaded machine minutes
       // beside the run's own product and browsers (it once did not answer within 120 s).
       LOAD_CHECKS_AT_START: 'off',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  // Its own words, in the report when it does not come up.
-  let said = '';
-  product.stderr?.on('data', (chunk: Buffer) => {
-    said = `${said}${chunk.toString()}`.slice(-4000);
-    process.stderr.write(chunk);
-  });
-  const end = Date.now() + 120_000;
-  for (;;) {
-    const up = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > end || product.exitCode !== null)
-      throw new Error(
-        `the second product did not start (${product.exitCode !== null ? `it exited with ${product.exitCode}` : 'no answer in 120 s'}); it said: ${said || 'nothing'}`,
-      );
-    await new Promise((r) => setTimeout(r, 250));
-  }
+    port,
+  );
 });
 
 test.afterAll(() => {

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
-import { chromiumArgs, productDist, productEnv } from '../playwright.config';
+import { chromiumArgs, productEnv } from '../playwright.config';
 import { writeChallengeCamera } from './fixtures/camera/make-challenge-camera';
 import { freePort } from './fixtures/free-port';
+import { startProduct } from './fixtures/second-product';
 import { ConsolePage } from './fixtures/console-page';
 import { WizardPage } from './fixtures/wizard-page';
 import { testSettings } from './fixtures/test-settings';
@@ -19,45 +20,15 @@ let product: ChildProcess | undefined;
 let baseURL = '';
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   await mkdir(dir, { recursive: true });
   await writeChallengeCamera(`${dir}/challenge.mjpeg`);
   const port = await freePort();
   const servicePort = await freePort();
   const env = { ...productEnv(port, servicePort, `${dir}/data-${Date.now()}`) };
   delete env.SERVICE_EXTENSIONS;
-  product = spawn(process.execPath, [`${productDist}-server/start.js`], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  // Its own words, in the report when it does not come up (a product that exits is said at once,
-  // not after the poll's time).
-  let said = '';
-  product.stderr?.on('data', (chunk: Buffer) => {
-    said = `${said}${chunk.toString()}`.slice(-4000);
-    process.stderr.write(chunk);
-  });
-  let exited: string | undefined;
-  product.once('exit', (code, signal) => (exited = `the product exited (${signal ?? code})`));
+  product = await startProduct(env, port);
   baseURL = `http://127.0.0.1:${port}`;
-  try {
-    await expect
-      .poll(
-        () =>
-          exited
-            ? -1
-            : fetch(`${baseURL}/api/health`).then(
-                (r) => r.status,
-                () => 0,
-              ),
-        { timeout: 90_000 },
-      )
-      .toBe(200);
-  } catch (error) {
-    throw new Error(
-      `the product at ${baseURL} did not come up${exited ? ` (${exited})` : ''}: ${String(error)}\nit said: ${said || 'nothing'}`,
-    );
-  }
 });
 
 test.afterAll(() => {
