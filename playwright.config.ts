@@ -84,7 +84,11 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: testSettings.CHROMIUM_PATH, args: chromiumArgs },
-    trace: 'retain-on-failure',
+    // A trace records every test to keep the failed ones: about a sixth of the run's CPU (the
+    // screencast, DOM snapshots and their processing), for a file CI does not keep. On when asked.
+    trace: testSettings.E2E_TRACE ? 'retain-on-failure' : 'off',
+    // A failed test's last screen costs nothing until a test fails.
+    screenshot: 'only-on-failure',
   },
   webServer: {
     // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
