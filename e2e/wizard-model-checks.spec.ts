@@ -127,9 +127,19 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
   }) => {
     const wizard = new WizardPage(page);
     await wizard.recordSendInputs();
+    // The document's portrait count needs no eye openness: the iris model (2.6 MB) waits for the selfie.
+    const irisFetches: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/models/human/iris')) irisFetches.push(request.url());
+    });
+    const faceModelFetched = page.waitForRequest((r) =>
+      new URL(r.url()).pathname.startsWith('/models/human/'),
+    );
     await wizard.start('ar-national-id');
     await wizard.documentSides('ar-national-id-front.jpg', 'ar-national-id-back.jpg');
     await wizard.expectStep('Selfie');
+    await faceModelFetched; // the front's portrait was counted in the browser
+    expect(irisFetches).toEqual([]);
 
     await wizard.button('Take a photo with the camera').click();
     await wizard.button('Open the camera').click();
@@ -143,6 +153,10 @@ test.describe('wizard: face, barcode and MRZ checks in the browser', () => {
 
     const twoFaces = await wizard.uploadRefused(samplePath('selfie-multiple-faces.jpg'));
     await expect(twoFaces).toContainText('More than one face appears in the selfie.');
+    // Eye openness is read once the iris model has joined the models the documents loaded.
+    const closedEyes = await wizard.uploadRefused(samplePath('selfie-closed-eyes.jpg'));
+    await expect(closedEyes).toContainText('Your eyes seem closed.');
+    expect(irisFetches.length).toBeGreaterThan(0);
 
     await wizard.upload('selfie.jpg');
     await wizard.continue();

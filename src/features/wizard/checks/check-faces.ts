@@ -1,5 +1,6 @@
 import type { Point } from '@/shared/document-outline';
 import type { ClientCheckCode } from './check-codes';
+import type { FaceUse } from '@/shared/face-rules';
 import type { FaceLook, FaceModelPaths } from './face-detection';
 import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
 
@@ -7,8 +8,9 @@ import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
  * The selfie's face check in the browser, with the service's rules (`@/shared/face-rules`): exactly
  * one face, eyes open; and the live camera guide's look at a frame. Both run in one face worker
  * (face-worker.ts, a file of the app), which loads Human (its ES bundle carries TensorFlow.js) and
- * the three models it needs here (blazeface, facemesh, iris: 4.6 MB, no descriptor model) once, on
- * the first selfie or camera look; vite.config.ts serves the model and wasm files from
+ * the three models it needs here (blazeface, facemesh, iris: 4.6 MB, no descriptor model) once:
+ * a document's portrait count loads the first two, the first selfie or camera look adds iris (2.6
+ * MB); vite.config.ts serves the model and wasm files from
  * node_modules. Where workers or OffscreenCanvas are missing, the same code
  * (face-detection.ts) runs on the page.
  */
@@ -61,9 +63,9 @@ function ask(request: FaceJob, transfer: Transferable[] = []): Promise<FaceAnswe
 }
 
 /** The same detection on the page's thread (Human loaded here). */
-async function onPage() {
+async function onPage(use: FaceUse = 'selfie') {
   const detection = await import('./face-detection');
-  return { detection, human: await detection.loadHuman(paths()) };
+  return { detection, human: await detection.loadHuman(paths(), use) };
 }
 
 const failed = () => new Error('the face detection failed');
@@ -166,7 +168,7 @@ export async function documentFaces(
   );
   if (reply && !reply.ok) throw failed();
   if (reply && 'document' in reply) return reply.document.faces;
-  const { detection, human } = await onPage();
+  const { detection, human } = await onPage('count');
   // Not transferred: the page's copy of the crop is still usable (ImageBitmap stays with us).
   return (await detection.countDocumentFaces(human, image, quad, crop, minScore)).faces;
 }

@@ -3,6 +3,7 @@ import {
   FACE_INPUT_LONG_SIDE,
   faceGuide,
   faceUseConfig,
+  FACE_USE_MODELS,
   humanConfig,
   judgeFaces,
   selfieVerdict,
@@ -18,7 +19,7 @@ import { headYaw, type ChallengeFrame } from '@/shared/liveness-challenge';
  * The face detection itself, run by the face worker (face-worker.ts) or, where workers or
  * OffscreenCanvas are missing, on the page (check-faces.ts): Human with the service's
  * configuration (`@/shared/face-rules`) and the three models the browser needs (blazeface,
- * facemesh, iris; no descriptor), loaded once per thread.
+ * facemesh, iris; no descriptor), loaded once per thread, the iris model only for a selfie.
  */
 
 /** Where the models and TensorFlow.js's wasm files are served (absolute URLs). */
@@ -27,21 +28,59 @@ export interface FaceModelPaths {
   wasmPath: string;
 }
 
-let loading: Promise<Human> | undefined;
+// One detection at a time: the camera's guide may still be looking at a frame when the shot is
+// checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
+// one canvas. Adding the iris model waits its turn as well: it switches iris on in Human's
+// configuration, which a detection already under way reads.
+let queue: Promise<unknown> = Promise.resolve();
+function inTurn<T>(job: () => Promise<T>): Promise<T> {
+  const run = queue.then(job);
+  queue = run.catch(() => undefined);
+  return run;
+}
 
-export function loadHuman(paths: FaceModelPaths): Promise<Human> {
+let loading: Promise<Human> | undefined;
+let irisLoading: Promise<Human> | undefined;
+
+// Human logs a model it could not fetch and goes on, and a detection without it never answers:
+// a check that cannot run must say so, so that the service judges the photo instead.
+function everyModelLoaded(human: Human): Human {
+  if (human.models.list().some((model) => model.url && !model.size))
+    throw new Error('a face model did not load');
+  return human;
+}
+
+/**
+ * Human with the models `use` needs. The iris model (2.6 MB, the largest) is for eye openness only:
+ * a document's portrait count (`count`) never fetches it, and the first selfie or camera look adds
+ * it to the Human already loaded.
+ */
+export function loadHuman(paths: FaceModelPaths, use: FaceUse = 'selfie'): Promise<Human> {
   loading ??= (async () => {
     const config = humanConfig(paths);
-    const human = new Human(config as ConstructorParameters<typeof Human>[0]);
+    const human = new Human({
+      ...config,
+      face: { ...config.face, iris: { ...config.face.iris, enabled: false } },
+    } as ConstructorParameters<typeof Human>[0]);
     await human.load();
-    // Human logs a model it could not fetch and goes on, and a detection without it never answers:
-    // a check that cannot run must say so, so that the service judges the photo instead.
-    if (human.models.list().some((model) => model.url && !model.size))
-      throw new Error('a face model did not load');
-    return human;
+    return everyModelLoaded(human);
   })();
-  loading.catch(() => (loading = undefined));
-  return loading;
+  const base = loading;
+  base.catch(() => {
+    if (loading === base) loading = undefined;
+  });
+  if (!FACE_USE_MODELS[use].iris) return base;
+  irisLoading ??= base.then((human) =>
+    inTurn(async () => {
+      await human.load({ face: { iris: { enabled: true } } } as Parameters<Human['load']>[0]);
+      return everyModelLoaded(human);
+    }),
+  );
+  const withIris = irisLoading;
+  withIris.catch(() => {
+    if (irisLoading === withIris) irisLoading = undefined;
+  });
+  return withIris;
 }
 
 /** The TensorFlow.js backend Human runs on, and the wasm build (the benchmark prints it). */
@@ -51,14 +90,10 @@ export function backendOf(human: Human): string {
   return backend === 'wasm' ? `wasm${simd ? ' SIMD' : ''}${multithread ? ' threads' : ''}` : backend;
 }
 
-// One detection at a time: the camera's guide may still be looking at a frame when the shot is
-// checked, and Human keeps per-call state. The input is drawn in turn too: the live frames share
-// one canvas.
-let queue: Promise<unknown> = Promise.resolve();
 // Each call names its models: Human merges a call's configuration into its own, so a document's
 // count (no iris) would otherwise leave the next selfie without eye openness.
 function detectOne(human: Human, draw: () => Canvas, use: FaceUse = 'selfie') {
-  const run = queue.then(async () => {
+  return inTurn(async () => {
     const start = performance.now();
     const input = draw();
     const drawnAt = performance.now();
@@ -72,8 +107,6 @@ function detectOne(human: Human, draw: () => Canvas, use: FaceUse = 'selfie') {
       totalMs: end - start,
     };
   });
-  queue = run.catch(() => undefined);
-  return run;
 }
 
 type Canvas = OffscreenCanvas | HTMLCanvasElement;
