@@ -60,6 +60,19 @@ describe('MRZ fields', () => {
     expect(correctMrz(card, undefined, shifted)[0]).toBe('IDCMW<51Z849703<<<<<<<<<<<<<<<');
   });
 
+  it('swaps one look-alike at most where no grid of the pixels bounds the swaps', () => {
+    // The number's check digit (2) holds only after two swaps (Z→7, 2→Z): a reading nobody printed.
+    const card = [
+      'IDCMW5Z28497B22<<<<<<<<<<<<<<<',
+      '6104128M1402209CMW<<<<<<<<<<<1',
+      'PUBLIC<<JON<<<<<<<<<<<<<<<<<<<',
+    ];
+    expect(correctMrz(card)).toEqual(card);
+    // Where the pixels leave both look-alikes open there, the two swaps stand.
+    const open = card.map((line) => [...line].map((c) => `${c}7Z2`));
+    expect(correctMrz(card, undefined, open)[0]).toBe('IDCMW57Z8497B22<<<<<<<<<<<<<<<');
+  });
+
   it('reads a state code the list knows when one letter is a look-alike, and leaves the rest', () => {
     const nld = [
       'P<MLDMEULENDIJK<<LOES<ALBERTINE<<<<<<<<<<<<<',

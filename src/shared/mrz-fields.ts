@@ -230,6 +230,13 @@ const STATES: Record<number, [number, number, number][]> = {
  */
 const MIN_ALIGNED = 0.6;
 
+/**
+ * Swaps a field may take when no grid of the pixels bounds them (the glyph reader could not cut
+ * the band into cells): each more swap multiplies the readings tried, and with them the chance
+ * that one makes a misprinted check digit hold.
+ */
+const UNSHOWN_MAX_SWAPS = 1;
+
 /** At most this many readings of one field are tried against its check digit. */
 const MAX_TRIES = 512;
 
@@ -332,7 +339,7 @@ export function correctMrz(
       return false;
     };
     const budget = { tries: MAX_TRIES };
-    for (let swaps = 1; swaps <= Math.min(3, open.length) && !found; swaps++)
+    for (let swaps = 1; swaps <= Math.min(shown ? 3 : UNSHOWN_MAX_SWAPS, open.length) && !found; swaps++)
       found = tryChanges(0, swaps, budget);
     if (found) settle(check);
     else open.forEach(([l, k], i) => (chars[l][k] = original[i]));
