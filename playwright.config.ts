@@ -3,8 +3,12 @@ import { testSettings } from './e2e/fixtures/test-settings';
 
 const port = testSettings.E2E_PORT;
 const servicePort = port + 1;
-// `E2E_DATABASE_URL`: the product on PostgreSQL (BFF store and service outbox) instead of SQLite.
+// `E2E_DATABASE_URL`: a second product on PostgreSQL (BFF store and service outbox), on E2E_PORT + 10,
+// and the `postgres` project that runs the specs in `onPostgres` against it, beside the others.
 const databaseUrl = testSettings.E2E_DATABASE_URL;
+const postgresPort = port + 10;
+/** The specs run again against the product on PostgreSQL: a verification end to end, the console's live list. */
+const onPostgres = /(wizard-happy|console-verifications)\.spec\.ts$/;
 // `E2E_DIST`: a build another run made already (npm test builds once for both of its runs).
 const prebuilt = testSettings.E2E_DIST;
 /** The SPA built for the run (its servers in `${productDist}-server`). */
@@ -38,7 +42,6 @@ export function productEnv(port: number, servicePort: number, dataDir: string): 
     BRAND_PRIMARY_COLOR: '#14b8a6',
     BRAND_FONT: '"DejaVu Sans", Verdana, sans-serif',
     BRAND_LOGO_FILE: 'e2e/fixtures/photos/brand-logo.svg',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 }
 
@@ -57,6 +60,14 @@ export const chromiumArgs = [
   '--use-fake-device-for-media-stream',
 ];
 
+const productServer = {
+  reuseExistingServer: false,
+  timeout: 180_000,
+  // Request logs would bury the test report in CI's log; warnings and errors still show.
+  stdout: 'ignore',
+  stderr: 'pipe',
+} as const;
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -66,20 +77,28 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  // Two browsers at once on two cores: the run is CPU-bound. With four, the same run took 16.4 min
-  // against 14.7 with two, at a load of 17–19 where fake cameras and checks fell behind their
-  // bounds; E2E_WORKERS sets another number.
+  // Three browsers at once on two cores: a test waits on servers and timers part of its time, so
+  // with two (and no traces) a quarter of the CPU was idle; with four, at a load of 17–19, fake
+  // cameras and checks fell behind their bounds. E2E_WORKERS sets another number.
   workers: testSettings.E2E_WORKERS,
   // No second tries: a test that fails once is a bug to fix, in the test or the product.
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: testSettings.E2E_JSON }]],
   projects: [
+    // First, so that its two long specs start early instead of ending the run alone.
+    ...(databaseUrl
+      ? [{ name: 'postgres', testMatch: onPostgres, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }]
+      : []),
     { name: 'product', testIgnore: realTimeCamera },
     // The liveness challenge films a fake camera in real time: beside three other browsers on two
     // cores, Chromium's recording kept one frame in 1.25 s, and the asked movements no longer fit
-    // in the service's 12 s. It runs after the rest, with the cores to itself.
-    { name: 'real-time camera', testMatch: realTimeCamera, dependencies: ['product'] },
+    // in the service's 12 s. It runs after the rest, its two tests side by side, a core each.
+    {
+      name: 'real-time camera',
+      testMatch: realTimeCamera,
+      dependencies: databaseUrl ? ['postgres', 'product'] : ['product'],
+    },
   ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -90,17 +109,29 @@ export default defineConfig({
     // A failed test's last screen costs nothing until a test fails.
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
-    // `npm start` with its own build folders (the SPA, and the servers beside it in …-server), so
-    // that parallel runs on other ports do not share dist/.
-    command: `${prebuilt ? '' : `npx vite build --outDir ${dist} --emptyOutDir && `}node ${dist}-server/start.js`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    // Request logs would bury the test report in CI's log; warnings and errors still show.
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: productEnv(port, servicePort, `test-results/e2e-data-${Date.now()}`),
-  },
+  webServer: [
+    {
+      // The product as `npm start` runs it, on its embedded defaults, with short timers and a fresh data dir.
+      // `npm start` with its own build folders (the SPA, and the servers beside it in …-server), so
+      // that parallel runs on other ports do not share dist/.
+      command: `${prebuilt ? '' : `npx vite build --outDir ${dist} --emptyOutDir && `}node ${dist}-server/start.js`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      ...productServer,
+      env: productEnv(port, servicePort, `test-results/e2e-data-${Date.now()}`),
+    },
+    // Started after the first (Playwright starts its servers in turn), so the build is there.
+    ...(databaseUrl
+      ? [
+          {
+            command: `node ${dist}-server/start.js`,
+            url: `http://127.0.0.1:${postgresPort}/api/health`,
+            ...productServer,
+            env: {
+              ...productEnv(postgresPort, postgresPort + 1, `test-results/e2e-data-pg-${Date.now()}`),
+              DATABASE_URL: databaseUrl,
+            },
+          },
+        ]
+      : []),
+  ],
 });

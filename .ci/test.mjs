@@ -5,8 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const results = 'test-results';
 mkdirSync(results, { recursive: true });
-for (const file of ['vitest.json', 'playwright.json', 'playwright-pg.json'])
-  rmSync(`${results}/${file}`, { force: true });
+for (const file of ['vitest.json', 'playwright.json']) rmSync(`${results}/${file}`, { force: true });
 
 let passed = 0;
 let failed = 0;
@@ -117,7 +116,7 @@ const countPlaywright = (ok, file, label) => {
           if (test.status === 'unexpected' || test.status === 'flaky' || test.status === 'skipped') {
             const error = test.results?.find((r) => r.error)?.error?.message;
             failures.push(
-              `${label} ${test.status} ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
+              `${label} ${test.status} [${test.projectName}] ${spec.file} > ${[...titles, spec.title].join(' > ')}: ${firstLine(error)}`,
             );
           }
       for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -134,33 +133,20 @@ if (built.status !== 0) {
   process.stdout.write(built.output);
   failures.push(`build for the end-to-end runs:\n${firstLine(built.output)}`);
 } else console.log('built');
-countPlaywright(
-  run('end to end (playwright)', 'npx', ['playwright', 'test'], { E2E_DIST: e2eDist }),
-  `${results}/playwright.json`,
-  'playwright',
-);
-
-// One end-to-end run of the product on PostgreSQL (BFF store, staff events, service outbox), in a
-// schema of its own on TEST_DATABASE_URL, on other ports than the run above.
+// The end-to-end run also starts a second product on PostgreSQL (BFF store, staff events, service
+// outbox), in a schema of its own on TEST_DATABASE_URL, on E2E_PORT + 10: its `postgres` project
+// runs a verification end to end and the console's live list again, beside the other specs.
 const databaseBase = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const e2eSchema = `idv_e2e_${Date.now().toString(36)}_${process.pid}`;
 const e2eDatabase = new URL(databaseBase);
 e2eDatabase.searchParams.set('options', `-c search_path=${e2eSchema}`);
 countPlaywright(
-  run(
-    'end to end on PostgreSQL (playwright)',
-    'npx',
-    ['playwright', 'test', 'e2e/wizard-happy.spec.ts', 'e2e/console-verifications.spec.ts'],
-    {
-      E2E_DATABASE_URL: e2eDatabase.toString(),
-      E2E_JSON: `${results}/playwright-pg.json`,
-      E2E_PORT: String(Number(e2ePort) + 10),
-      // The same build as the run above: only the store differs.
-      E2E_DIST: e2eDist,
-    },
-  ),
-  `${results}/playwright-pg.json`,
-  'playwright (PostgreSQL)',
+  run('end to end (playwright; the postgres project on PostgreSQL)', 'npx', ['playwright', 'test'], {
+    E2E_DIST: e2eDist,
+    E2E_DATABASE_URL: e2eDatabase.toString(),
+  }),
+  `${results}/playwright.json`,
+  'playwright',
 );
 try {
   const { default: pg } = await import('pg');

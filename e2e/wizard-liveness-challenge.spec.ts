@@ -15,12 +15,18 @@ import { testSettings } from './fixtures/test-settings';
 // and one that only looks at the camera (fixtures/camera/face.mjpeg). The service reads the clip's
 // frames with FFmpeg from npm (wasm; no system FFmpeg), as after `npm install && npm start`.
 
-const dir = `test-results/liveness-challenge-${testSettings.E2E_PORT}`;
+// The two tests run side by side, each in its own worker with its own product and camera file (a
+// staff check below reads the newest verification): two browsers on two cores keep the camera's
+// pace, as the project runs after the others (playwright.config.ts).
+test.describe.configure({ mode: 'parallel' });
+
+let dir = '';
 let product: ChildProcess | undefined;
 let baseURL = '';
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
+  dir = `test-results/liveness-challenge-${testSettings.E2E_PORT}/worker-${test.info().workerIndex}`;
   await mkdir(dir, { recursive: true });
   await writeChallengeCamera(`${dir}/challenge.mjpeg`);
   const port = await freePort();
