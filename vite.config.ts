@@ -19,14 +19,7 @@ const otherStrings = ['src/features/wizard/locales/es.json', 'src/features/wizar
 const wizard = (path: string) => `src/features/wizard/${path}`;
 const testFiles = ['src/**/*.test.{ts,tsx}'];
 // Test files that replace a module with vi.mock: in a shared process the replacement would leak.
-// pdf-not-checked.test.ts too: its premise (a 1 ms limit, so every reading runs out of time) once
-// failed in a clean run, after another file in the same process had read PDFs: the bank statement
-// was read within its limit. The cause was not found; in a process of its own, the PDF readers and
-// their module-wide limits are only its own.
-const ownProcessFiles = [
-  'src/service/checks/pdf-heavy-files.test.ts',
-  'src/service/verification/pdf-not-checked.test.ts',
-];
+const ownProcessFiles = ['src/service/checks/pdf-heavy-files.test.ts'];
 
 export const firstScreens: Record<string, ScreenModules> = {
   '/': { always: [wizard('routes/flow-list-page.tsx'), wizardStrings], later: otherStrings },
