@@ -9,7 +9,7 @@ const databaseUrl = testSettings.E2E_DATABASE_URL;
 const postgresPort = port + 10;
 /** The specs run again against the product on PostgreSQL: a verification end to end, the console's live list. */
 const onPostgres = /(wizard-happy|console-verifications)\.spec\.ts$/;
-// `E2E_DIST`: a build another run made already (npm test builds once for both of its runs).
+// `E2E_DIST`: a build made already (npm test builds while Vitest runs).
 const prebuilt = testSettings.E2E_DIST;
 /** The SPA built for the run (its servers in `${productDist}-server`). */
 export const productDist = prebuilt ?? `test-results/dist-${port}`;
