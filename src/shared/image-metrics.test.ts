@@ -195,4 +195,12 @@ describe('glare', () => {
     expect(hasGlare(glareShare(gray, 100, 100, { x: 0, y: 0, width: 20, height: 20 }))).toBe(true);
     expect(glareShare(gray, 100, 100, { x: 50, y: 50, width: 80, height: 80 })).toBe(0);
   });
+
+  it('names no glare on a page whose own paper is blown out', () => {
+    // A white page at 255 with lines of dark print on a third of it.
+    const gray = new Uint8Array(100 * 100).fill(255);
+    for (let y = 10; y < 90; y += 6) gray.fill(20, y * 100 + 10, (y + 2) * 100 - 10);
+    expect(glareShare(gray, 100, 100)).toBe(0);
+    expect(hasGlare(glareShare(gray, 100, 100))).toBe(false);
+  });
 });

@@ -17,6 +17,7 @@ import { identityFront, zoneShaped } from '@/shared/document-outline';
 import type { MrzRead } from '@/shared/document-reading';
 import { judgeSide } from '@/shared/document-side-rules';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
+import { glareShare, GLARE_SHARE_MAX, hasGlare, toGray } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { openCvReady } from '@/service/checks/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
@@ -27,6 +28,24 @@ import type { AccuracySection, EvalSet } from './eval-set';
 import { median, percentile } from './percentile';
 
 type Features = { portrait: boolean | null; zone: boolean; barcode: boolean };
+
+/**
+ * The camera guide's glare figure (src/features/wizard/checks/document-worker.ts): the share of
+ * blown-out pixels in the framed document's bounding box. A real document without a reflection
+ * must stay under the mark, or the guide never takes it by itself.
+ */
+async function glareOf(file: string, quad: { x: number; y: number }[]) {
+  const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const grey = toGray(data, info.channels);
+  const xs = quad.map((p) => p.x * info.width);
+  const ys = quad.map((p) => p.y * info.height);
+  return glareShare(grey, info.width, info.height, {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    width: Math.max(...xs) - Math.min(...xs),
+    height: Math.max(...ys) - Math.min(...ys),
+  });
+}
 
 /**
  * The outline and an identity document's features in one picture, as the service measures them on
@@ -84,6 +103,7 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   const small = new Set<string>();
   const sides: { file: string; features: Features; backPortrait: boolean | null; zoneLines?: string[] }[] =
     [];
+  const glare: { file: string; share: number }[] = [];
   let zones = 0;
   let readWhole = 0;
   let readEither = 0;
@@ -106,6 +126,8 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
       sides.push({ file: entry.file, features, backPortrait, zoneLines });
     if (outline) times.push(outline.ms);
     if (features) featureTimes.push(featureMs);
+    if (entry.kind === 'document' && outline?.verdict === 'framed' && outline.quad)
+      glare.push({ file: entry.file, share: await glareOf(entry.path, outline.quad) });
     if (zone && inspected.ok) {
       zones++;
       const valid = whole?.found && whole.valid;
@@ -177,6 +199,10 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
     zonesReadWholeOrStraightened: readEither,
     msP50: median(times),
     msP99: percentile(times, 99),
+    framedMeasuredForGlare: glare.length,
+    framedWithGlare: glare.filter((g) => hasGlare(g.share)).length,
+    glareShareP50: Number(median(glare.map((g) => g.share)).toFixed(4)),
+    glareShareMax: Number(Math.max(0, ...glare.map((g) => g.share)).toFixed(4)),
     featuresMsP50: Math.round(median(featureTimes)),
     featuresMsP99: Math.round(percentile(featureTimes, 99)),
   };
@@ -194,6 +220,12 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
       ...td3
         .filter((d) => !pagesAsBacks.includes(d))
         .map((d) => `  passport page not named the other side as a back: ${d.file}`),
+      `camera guide's glare (blown-out share of the framed document's box, mark ${GLARE_SHARE_MAX}): over the mark on ${figures.framedWithGlare}/${glare.length} framed documents; share p50 ${figures.glareShareP50}, max ${figures.glareShareMax}`,
+      ...glare
+        .filter((g) => hasGlare(g.share))
+        .map(
+          (g) => `  glare said on a document without a reflection label: ${g.file} (${g.share.toFixed(3)})`,
+        ),
       `zones read (check digits pass) ${readWhole}/${zones} from the whole photo, ${readEither}/${zones} with the straightened document where that fails`,
       `finder time per image p50 ${figures.msP50} ms, p99 ${figures.msP99} ms; features (portrait, zone where needed) p50 ${figures.featuresMsP50} ms, p99 ${figures.featuresMsP99} ms`,
       ...missed.map(
