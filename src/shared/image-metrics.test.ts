@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BLUR_VARIANCE_MIN,
   boxResize,
+  documentGlareShare,
   glareShare,
   GLARE_LEVEL,
   hasGlare,
@@ -194,6 +195,18 @@ describe('glare', () => {
     expect(glareShare(gray, 100, 100, { x: 0, y: 0, width: 20, height: 20 })).toBeCloseTo(0.25);
     expect(hasGlare(glareShare(gray, 100, 100, { x: 0, y: 0, width: 20, height: 20 }))).toBe(true);
     expect(glareShare(gray, 100, 100, { x: 50, y: 50, width: 80, height: 80 })).toBe(0);
+  });
+
+  it("measures a found document's glare in its corners' bounding box", () => {
+    const gray = new Uint8Array(100 * 100).fill(235);
+    for (let y = 0; y < 10; y++) gray.fill(GLARE_LEVEL, y * 100, y * 100 + 10);
+    const corners = [
+      { x: 0, y: 0 },
+      { x: 20, y: 2 },
+      { x: 18, y: 20 },
+      { x: 1, y: 19 },
+    ];
+    expect(documentGlareShare(gray, 100, 100, corners)).toBeCloseTo(0.25);
   });
 
   it('names no glare on a page whose own paper is blown out', () => {

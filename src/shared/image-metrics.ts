@@ -237,6 +237,20 @@ export function glareShare(
   return pixels === 0 || blown * 2 > pixels ? 0 : blown / pixels;
 }
 
+/** The glare share of a found document: its corners' bounding box (the camera guide's look). */
+export function documentGlareShare(
+  gray: ArrayLike<number>,
+  width: number,
+  height: number,
+  quad: readonly { x: number; y: number }[],
+): number {
+  const xs = quad.map((p) => p.x);
+  const ys = quad.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return glareShare(gray, width, height, { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y });
+}
+
 export const hasGlare = (share: number) => share > GLARE_SHARE_MAX;
 
 const HASH_CELLS = 32;

@@ -17,7 +17,7 @@ import { identityFront, zoneShaped } from '@/shared/document-outline';
 import type { MrzRead } from '@/shared/document-reading';
 import { judgeSide } from '@/shared/document-side-rules';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
-import { glareShare, GLARE_SHARE_MAX, hasGlare, toGray } from '@/shared/image-metrics';
+import { documentGlareShare, GLARE_SHARE_MAX, hasGlare, toGray } from '@/shared/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { openCvReady } from '@/service/checks/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
@@ -36,15 +36,8 @@ type Features = { portrait: boolean | null; zone: boolean; barcode: boolean };
  */
 async function glareOf(file: string, quad: { x: number; y: number }[]) {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const grey = toGray(data, info.channels);
-  const xs = quad.map((p) => p.x * info.width);
-  const ys = quad.map((p) => p.y * info.height);
-  return glareShare(grey, info.width, info.height, {
-    x: Math.min(...xs),
-    y: Math.min(...ys),
-    width: Math.max(...xs) - Math.min(...xs),
-    height: Math.max(...ys) - Math.min(...ys),
-  });
+  const corners = quad.map((p) => ({ x: p.x * info.width, y: p.y * info.height }));
+  return documentGlareShare(toGray(data, info.channels), info.width, info.height, corners);
 }
 
 /**

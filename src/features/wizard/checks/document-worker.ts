@@ -16,7 +16,7 @@ import {
   type OutlineVerdict,
   type Point,
 } from '@/shared/document-outline';
-import { glareShare, laplacianVariance, toGray } from '@/shared/image-metrics';
+import { documentGlareShare, laplacianVariance, toGray } from '@/shared/image-metrics';
 
 export interface DocumentRequest {
   id: number;
@@ -107,16 +107,7 @@ async function look(
   }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
-  const xs = quad?.map((p) => p.x) ?? [];
-  const ys = quad?.map((p) => p.y) ?? [];
-  const glare = quad
-    ? glareShare(grey, width, height, {
-        x: Math.min(...xs),
-        y: Math.min(...ys),
-        width: Math.max(...xs) - Math.min(...xs),
-        height: Math.max(...ys) - Math.min(...ys),
-      })
-    : 0;
+  const glare = quad ? documentGlareShare(grey, width, height, quad) : 0;
   const blurScore = laplacianVariance(grey, width, height);
   return {
     verdict,
