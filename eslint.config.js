@@ -8,8 +8,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
-const browserCode = ['src/app/**', 'src/features/**', 'src/lib/**'];
-const serverCode = ['src/bff/**', 'src/service/**', 'src/server-shared/**', 'src/start.ts'];
+const browserCode = ['src/app/**', 'src/features/**', 'src/lib/**', 'src/checks/*/browser/**'];
+const serverCode = [
+  'src/bff/**',
+  'src/service/**',
+  'src/server-shared/**',
+  'src/checks/*/node/**',
+  'src/start.ts',
+];
+// A capability's rules (src/checks/<capability>/*.ts) run on both sides, like src/shared.
+const sharedCode = ['src/shared/**/*.ts', 'src/checks/*/*.ts'];
 // typescript-eslint turns off no-undef (TypeScript resolves names), so `globals` alone would not
 // keep Node out of the browser or the DOM out of the servers: the other side's names are banned.
 const onlyIn = (side, other) => Object.keys(side).filter((name) => !(name in other));
@@ -27,10 +35,32 @@ function boundaryViolation(fromFile, toFile) {
   const from = path.relative(root, fromFile).split(path.sep);
   const to = path.relative(root, toFile).split(path.sep);
   if (from[0] !== 'src') return null;
-  const [fromArea, fromFeature] = from.slice(1);
-  const [toArea, toFeature] = to[0] === 'src' ? to.slice(1) : [to[0]];
-  const browser = ['app', 'features', 'lib'];
-  const server = ['bff', 'service', 'server-shared'];
+  // src/checks/<capability>/node and …/browser are server and browser code; the capability's root
+  // is shared by both sides, like src/shared.
+  const sideOf = (parts) => {
+    if (parts[0] !== 'src') return parts[0];
+    if (parts[1] !== 'checks') return parts[1];
+    if (parts[3] === 'node') return 'checks-node';
+    if (parts[3] === 'browser') return 'checks-browser';
+    return 'checks';
+  };
+  const fromArea = sideOf(from);
+  const toArea = sideOf(to);
+  const fromFeature = from[2];
+  const toFeature = to[0] === 'src' ? to[2] : undefined;
+  const browser = ['app', 'features', 'lib', 'checks-browser'];
+  const server = ['bff', 'service', 'server-shared', 'checks-node'];
+  const checks = ['checks', 'checks-node', 'checks-browser'];
+  if (checks.includes(fromArea) && !checks.includes(toArea) && toArea !== 'shared' && to[0] === 'src')
+    return 'src/checks is used by the wizard and the service, so it imports neither (only src/shared and itself)';
+  if (fromArea === 'checks' && (toArea === 'checks-node' || toArea === 'checks-browser'))
+    return "a capability's rules run on both sides: they import no engine of node/ or browser/";
+  if (
+    (fromArea === 'shared' || fromArea === 'server-shared') &&
+    checks.includes(toArea) &&
+    !isTestFile(fromFile)
+  )
+    return 'src/shared is the vocabulary under the checks: it does not import them';
   if (fromArea === 'features' && toArea === 'features' && toFeature !== fromFeature)
     return `features do not import each other (${fromFeature} → ${toFeature}): move what both need to src/lib or src/shared`;
   if (fromArea === 'lib' && (toArea === 'app' || toArea === 'features'))
@@ -126,7 +156,7 @@ export default tseslint.config(
   {
     // src/shared is used by the browser, the BFF and the service alike: zod and nothing else, and
     // only the globals both sides have.
-    files: ['src/shared/**/*.ts'],
+    files: sharedCode,
     languageOptions: { globals: globals['shared-node-browser'] },
     rules: {
       'no-restricted-globals': banGlobals(
@@ -136,21 +166,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/shared/**/*.ts'],
-    ignores: ['src/shared/**/*.test.ts'],
+    files: sharedCode,
+    ignores: ['src/shared/**/*.test.ts', 'src/checks/*/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { regex: '^(?!zod|\\.|@/shared/).*', message: 'src/shared imports zod and nothing else.' },
+            {
+              regex: '^(?!zod|\\.|@/shared/|@/checks/[a-z-]+/[a-z-]+$).*',
+              message: "src/shared and the checks' rules import zod and nothing else.",
+            },
           ],
         },
       ],
     },
   },
   {
-    files: ['src/shared/**/*.test.ts'],
+    files: ['src/shared/**/*.test.ts', 'src/checks/*/*.test.ts'],
     languageOptions: { globals: globals.node },
     rules: { 'no-restricted-globals': 'off' },
   },

@@ -75,7 +75,7 @@ function modelAssets(): Plugin {
   files['models/tesseract/eng/eng.traineddata.gz'] = join(engData, 'eng.traineddata.gz');
   // The MRZ-trained model, kept in the repository with its licence (no npm package ships one).
   files['models/tesseract/mrz/mrz.traineddata.gz'] = fileURLToPath(
-    new URL('./src/service/checks/tesseract-mrz/mrz.traineddata.gz', import.meta.url),
+    new URL('./src/checks/mrz/node/tesseract-mrz/mrz.traineddata.gz', import.meta.url),
   );
   return {
     name: 'model-assets',

@@ -12,8 +12,8 @@ import {
   type HarnessServer,
 } from './fixtures/capture-harness-server';
 import { PHOTO_MARKER, twelveMegapixelPhoto } from './fixtures/photo-fixture';
-import { isExpired, readsMrz } from '@/shared/document-reading';
-import { hammingDistance } from '@/shared/image-metrics';
+import { isExpired, readsMrz } from '@/checks/mrz/document-reading';
+import { hammingDistance } from '@/checks/image/image-metrics';
 import { markerOnlyCodes } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { loadSamples, samplesDir } from './fixtures/samples';

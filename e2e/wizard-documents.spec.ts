@@ -25,9 +25,9 @@ const barcodeCovered = () =>
     .toBuffer();
 
 // A photo of a face is no identity document: the document finder (OpenCV, the shared rules of
-// src/shared/document-outline.ts) refuses it in the browser, and the service refuses it too. On the
+// src/checks/document/document-outline.ts) refuses it in the browser, and the service refuses it too. On the
 // back step the real cause is named before "same side", and a side showing what only the other
-// side shows is the other side (`judgeSide`, src/shared/document-side-rules.ts).
+// side shows is the other side (`judgeSide`, src/checks/document/document-side-rules.ts).
 /** The generated screenshot of a page of text: print, but no portrait, zone or barcode. */
 const screenshotOfText = async () =>
   (await makeNotDocuments(['text-page-phone.png'])).find((p) => p.name === 'text-page-phone.png')!;
@@ -68,7 +68,7 @@ test.describe('wizard: a face is not a document', () => {
     page,
   }) => {
     // The outline takes a page of print filling the frame for a scan; an identity front must show
-    // a portrait, a zone or a barcode (`judgeSide`, src/shared/document-side-rules.ts), looked for
+    // a portrait, a zone or a barcode (`judgeSide`, src/checks/document/document-side-rules.ts), looked for
     // here as in the service.
     const screenshot = await screenshotOfText();
     const wizard = new WizardPage(page);

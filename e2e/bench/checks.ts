@@ -5,11 +5,11 @@
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { inspectImage } from '@/service/checks/image';
-import { detectFacesInFile, loadFaceModels } from '@/service/checks/faces';
+import { inspectImage } from '@/checks/image/node/image';
+import { detectFacesInFile, loadFaceModels } from '@/checks/face/node/faces';
 import { videoFaces } from '@/service/checks/face-checks';
-import { closeMrzReader, readMrz, readMrzBands, warmMrzReader } from '@/service/checks/mrz';
-import type { MrzBandRead } from '@/service/checks/mrz-bands';
+import { closeMrzReader, readMrz, readMrzBands, warmMrzReader } from '@/checks/mrz/node/mrz';
+import type { MrzBandRead } from '@/checks/mrz/node/mrz-bands';
 import { samplePath as sampleFile } from '../fixtures/samples';
 import { percentile } from './lib/percentile';
 

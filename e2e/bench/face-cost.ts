@@ -15,8 +15,8 @@ import {
   detectFacesInPixels,
   loadFaceModels,
   type HumanFace,
-} from '@/service/checks/faces';
-import { faceUseConfig } from '@/shared/face-rules';
+} from '@/checks/face/node/faces';
+import { faceUseConfig } from '@/checks/face/face-rules';
 import { tileCandidates, type DetectorModel } from './lib/crowd-tiles-previous';
 import { loadEvalSet } from './lib/eval-set';
 import { percentile } from './lib/percentile';

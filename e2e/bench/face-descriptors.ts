@@ -29,8 +29,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { decodeForFaces, humanModelsDir, loadFaceModels, withBorder } from '@/service/checks/faces';
-import { alignedChip, meshChip, similarityChip } from '@/service/checks/face-align';
+import { decodeForFaces, humanModelsDir, loadFaceModels, withBorder } from '@/checks/face/node/faces';
+import { alignedChip, meshChip, similarityChip } from '@/checks/face/node/face-align';
 import {
   DLIB_33_ALIGNMENT,
   FACE_MATCH_VIEWS,
@@ -39,8 +39,8 @@ import {
   recognitionDescriptor,
   recognitionModelFiles,
   type DescriptorViews,
-} from '@/service/checks/face-recognition';
-import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/shared/face-rules';
+} from '@/checks/face/node/face-recognition';
+import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/checks/face/face-rules';
 import { correctedId, loadEvalSet, type EvalEntry } from './lib/eval-set';
 import { equalError, spread, thresholdForFar } from './lib/match-rates';
 import { percentile } from './lib/percentile';

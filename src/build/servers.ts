@@ -13,7 +13,7 @@ export const serverEntries = {
   start: 'src/start.ts',
   service: 'src/service/main.ts',
   bff: 'src/bff/main.ts',
-  'pdf-worker': 'src/service/checks/pdf-worker.ts',
+  'pdf-worker': 'src/checks/pdf/node/pdf-worker.ts',
   'image-worker': 'src/service/checks/image-worker.ts',
   'face-worker': 'src/service/checks/face-worker.ts',
   'ffmpeg-worker': 'src/service/checks/ffmpeg-worker.ts',
@@ -43,8 +43,8 @@ export async function buildServers(outDir: string, root = process.cwd()) {
     recursive: true,
     filter: (file) => !file.endsWith('.md'),
   });
-  // The MRZ OCR's model, read from the folder beside the code (src/service/checks/mrz.ts).
-  cpSync(path.join(root, 'src/service/checks/tesseract-mrz'), path.join(outDir, 'tesseract-mrz'), {
+  // The MRZ OCR's model, read from the folder beside the code (src/checks/mrz/node/mrz.ts).
+  cpSync(path.join(root, 'src/checks/mrz/node/tesseract-mrz'), path.join(outDir, 'tesseract-mrz'), {
     recursive: true,
   });
 }

@@ -18,7 +18,7 @@ import {
   urlSetting,
   wholeSetting,
 } from '@/server-shared/settings';
-import { DEFAULT_PDF_LIMITS, type PdfReadingLimits } from './checks/pdf-reader';
+import { DEFAULT_PDF_LIMITS, type PdfReadingLimits } from '@/checks/pdf/node/pdf-reader';
 
 /** What the embedded service runs on: its settings (`serviceSettings`) read once from the environment. */
 export interface ServiceConfig {

@@ -1,7 +1,7 @@
 import { buildServiceApp } from './http/app';
 import { warmFaceReader } from './checks/face-reader';
-import { warmMrzReader } from './checks/mrz';
-import { warmPdfReader } from './checks/pdf-reader';
+import { warmMrzReader } from '@/checks/mrz/node/mrz';
+import { warmPdfReader } from '@/checks/pdf/node/pdf-reader';
 import { loadConfig } from './config';
 import { loadSettingsOrExit } from '@/server-shared/settings';
 

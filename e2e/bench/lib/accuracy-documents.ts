@@ -1,4 +1,4 @@
-// The document finder (`@/shared/document-outline`, run by the service's image check) on a folder
+// The document finder (`@/checks/document/document-outline`, run by the service's image check) on a folder
 // of labelled real photos: every `document` entry must be found (framed, filling the frame, or
 // cropped: anything but "no document") and show an identity document's features (a portrait, a
 // zone or a barcode: `identityFront`, as the service asks of a front), every `face` entry and every
@@ -13,16 +13,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { identityFront, zoneShaped } from '@/shared/document-outline';
-import type { MrzRead } from '@/shared/document-reading';
-import { judgeSide } from '@/shared/document-side-rules';
-import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
-import { documentGlareShare, GLARE_SHARE_MAX, hasGlare, toGray } from '@/shared/image-metrics';
+import { identityFront, zoneShaped } from '@/checks/document/document-outline';
+import type { MrzRead } from '@/checks/mrz/document-reading';
+import { judgeSide } from '@/checks/document/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
+import { documentGlareShare, GLARE_SHARE_MAX, hasGlare, toGray } from '@/checks/image/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
-import { openCvReady } from '@/service/checks/document-finder';
+import { openCvReady } from '@/checks/document/node/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
-import { inspectImage } from '@/service/checks/image';
-import { closeMrzReader, readMrzBands } from '@/service/checks/mrz';
+import { inspectImage } from '@/checks/image/node/image';
+import { closeMrzReader, readMrzBands } from '@/checks/mrz/node/mrz';
 import { makeNotDocuments } from '../../fixtures/make-not-documents';
 import type { AccuracySection, EvalSet } from './eval-set';
 import { median, percentile } from './percentile';
@@ -152,7 +152,7 @@ export async function documentsSection(set: EvalSet): Promise<AccuracySection> {
   const count = (kind: string) => docs.filter((e) => verdicts[e.file] === kind).length;
   const large = docs.filter((e) => !small.has(e.file));
   const found = docs.filter((e) => identity[e.file] === 'yes');
-  // Sides (`judgeSide`, src/shared/document-side-rules.ts). The set labels no side: an ID card's
+  // Sides (`judgeSide`, src/checks/document/document-side-rules.ts). The set labels no side: an ID card's
   // zone in TD1's shape (3×30) is on its back (ICAO 9303 part 5), a TD3 page (2×44) is a passport's
   // one side with its portrait. Each is claimed as a two-sided card's back and front (national ID,
   // a country of the default table: zone on the back) and as what it is.

@@ -11,8 +11,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { decodeForFaces, fileRouter, humanModelsDir, wasmDir } from '@/service/checks/faces';
-import { humanConfig } from '@/shared/face-rules';
+import { decodeForFaces, fileRouter, humanModelsDir, wasmDir } from '@/checks/face/node/faces';
+import { humanConfig } from '@/checks/face/face-rules';
 import type { AccuracySection, EvalSet } from './eval-set';
 
 const require = createRequire(import.meta.url);

@@ -17,8 +17,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { MrzRead } from '@/shared/document-reading';
-import { closeMrzReader, readMrz, warmMrzReader } from '@/service/checks/mrz';
+import type { MrzRead } from '@/checks/mrz/document-reading';
+import { closeMrzReader, readMrz, warmMrzReader } from '@/checks/mrz/node/mrz';
 import type { AccuracySection, EvalEntry, EvalSet } from './eval-set';
 import { percentile } from './percentile';
 

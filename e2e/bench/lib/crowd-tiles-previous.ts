@@ -2,8 +2,8 @@
 // 60 % of each side, each squeezed to 256 × 256), kept so that `npm run bench:face-cost` measures
 // it beside the single crowd pass (faces.ts crowdCandidates) that replaced it.
 import type * as Tf from '@tensorflow/tfjs-core';
-import type { HumanFace } from '@/service/checks/faces';
-import { FACE_MAX_DETECTED, FACE_MIN_CONFIDENCE } from '@/shared/face-rules';
+import type { HumanFace } from '@/checks/face/node/faces';
+import { FACE_MAX_DETECTED, FACE_MIN_CONFIDENCE } from '@/checks/face/face-rules';
 
 export interface DetectorModel {
   inputs: { shape?: number[] }[];

@@ -7,15 +7,15 @@ import {
   parseArgentinePdf417,
   readsMrz,
   type MrzRead,
-} from '@/shared/document-reading';
-import { shapeMismatch, zoneShaped, type SideFeatures } from '@/shared/document-outline';
-import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/shared/document-side-rules';
-import { BACK_PORTRAIT_MIN_SCORE } from '@/shared/face-rules';
+} from '@/checks/mrz/document-reading';
+import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
+import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
-import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/shared/image-metrics';
+import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
 import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
-import type { Pdf417Read } from './barcode';
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { Pdf417Read } from '@/checks/document/node/barcode';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import {
   documentFaces,
   markNotChecked,
@@ -24,16 +24,16 @@ import {
   videoFaces,
   whyNotRun,
 } from './face-checks';
-import { readMrz, readMrzBands } from './mrz';
-import type { MrzBandRead } from './mrz-bands';
-import { parseStatement } from './bank-statement';
-import { readImageHeader, type FacePixels, type InspectedDocument } from './image';
+import { readMrz, readMrzBands } from '@/checks/mrz/node/mrz';
+import type { MrzBandRead } from '@/checks/mrz/node/mrz-bands';
+import { parseStatement } from '@/checks/pdf/node/bank-statement';
+import { readImageHeader, type FacePixels, type InspectedDocument } from '@/checks/image/node/image';
 import { inspectImageInPool } from './image-pool';
-import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from './marker';
-import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from './pdf';
-import { readPdf } from './pdf-reader';
-import type { CheckOutcome, InputFacts, Person, StoredFile } from './types';
-import { checkContainer } from './video';
+import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from '@/checks/inputs/node/marker';
+import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from '@/checks/pdf/node/pdf';
+import { readPdf } from '@/checks/pdf/node/pdf-reader';
+import type { CheckOutcome, InputFacts, Person, StoredFile } from '@/checks/inputs/node/types';
+import { checkContainer } from '@/checks/video/node/video';
 
 export interface DocumentPhotoContext {
   type: DocumentType;

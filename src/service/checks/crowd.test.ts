@@ -12,7 +12,7 @@ import {
   decodeForFaces,
   detectFacesInPixels,
   loadFaceModels,
-} from './faces';
+} from '@/checks/face/node/faces';
 
 // Issue 21, item 7: a crowd must not pass as one face. The detector reads the whole image squeezed
 // to 256 × 256, where each face of a 40-face mosaic is ~32 × 51 px: it found one.

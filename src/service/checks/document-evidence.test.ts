@@ -2,10 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identityFront, zoneShaped } from '@/shared/document-outline';
+import { identityFront, zoneShaped } from '@/checks/document/document-outline';
 import { makeNotDocuments, type NotDocument } from '../../../e2e/fixtures/make-not-documents';
 import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
-import type { CheckOutcome, StoredFile } from './types';
+import type { CheckOutcome, StoredFile } from '@/checks/inputs/node/types';
 
 // Pictures that are no identity document (e2e/fixtures/make-not-documents.ts: screenshots of text,
 // a chat, a spreadsheet, a room, a landscape, an A4 letter on a table and filling the frame) sent

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { judgeOutline, shapeMismatch, textChains } from '@/shared/document-outline';
+import { judgeOutline, shapeMismatch, textChains } from '@/checks/document/document-outline';
 import { sample } from '../../../e2e/fixtures/samples';
 import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
-import { findDocument } from './document-finder';
+import { findDocument } from '@/checks/document/node/document-finder';
 
 const front: DocumentPhotoContext = {
   type: 'national-id',

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
-import { insideQuad, type Point } from '@/shared/document-outline';
-import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/shared/face-rules';
+import { insideQuad, type Point } from '@/checks/document/document-outline';
+import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/checks/face/face-rules';
 import {
   blinkWindow,
   headYaw,
   judgeChallenge,
   type ChallengeFrame,
   type ChallengeVerdict,
-  type LivenessChallenge,
-} from '@/shared/liveness-challenge';
+} from '@/checks/video/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { detectFaces } from './face-reader';
-import { storedDescriptor } from './faces';
+import { storedDescriptor } from '@/checks/face/node/faces';
 import { FrameReadError, runFfmpeg } from './frame-reader';
-import type { FacePixels } from './image';
-import type { InputFacts, NotCheckedKey } from './types';
+import type { FacePixels } from '@/checks/image/node/image';
+import type { InputFacts, NotCheckedKey } from '@/checks/inputs/node/types';
 
 /** Frames of a liveness video that are looked at (evenly spread over its length). */
 export const VIDEO_FRAMES = 3;

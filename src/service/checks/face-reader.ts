@@ -1,9 +1,9 @@
 import type { Worker } from 'node:worker_threads';
-import type { FaceUse } from '@/shared/face-rules';
+import type { FaceUse } from '@/checks/face/face-rules';
 import type { FaceJob } from './face-worker';
 import { startWorkerThread } from './worker-thread';
-import type { FaceReading } from './faces';
-import type { FacePixels } from './image';
+import type { FaceReading } from '@/checks/face/node/faces';
+import type { FacePixels } from '@/checks/image/node/image';
 
 /**
  * Face detection runs in one worker thread (TensorFlow.js's wasm backend computes synchronously:

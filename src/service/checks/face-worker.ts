@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
-import type { FaceUse } from '@/shared/face-rules';
-import { detectFacesInFile, detectFacesInPixels, loadFaceModels } from './faces';
-import type { FacePixels } from './image';
+import type { FaceUse } from '@/checks/face/face-rules';
+import { detectFacesInFile, detectFacesInPixels, loadFaceModels } from '@/checks/face/node/faces';
+import type { FacePixels } from '@/checks/image/node/image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sample } from '../../../e2e/fixtures/samples';
 import { detectFaces } from './face-reader';
-import { inspectImage } from './image';
+import { inspectImage } from '@/checks/image/node/image';
 
 describe("faces from the image check's one decode", () => {
   it("judge as the file's own decode does: counts, and eye openness within 0.03", async () => {

@@ -11,7 +11,7 @@ import { samplePath } from '../../../e2e/fixtures/samples';
 import { checkSelfieVideo } from './check-input';
 import { videoFrames } from './face-checks';
 import { FrameReadError, runFfmpeg } from './frame-reader';
-import type { StoredFile } from './types';
+import type { StoredFile } from '@/checks/inputs/node/types';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-frames-'));
 const store = (name: string, bytes: Uint8Array, format: FileFormat): StoredFile => {

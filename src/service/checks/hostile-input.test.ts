@@ -14,7 +14,7 @@ import {
   checkSelfiePhoto,
   checkSelfieVideo,
 } from './check-input';
-import type { StoredFile } from './types';
+import type { StoredFile } from '@/checks/inputs/node/types';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

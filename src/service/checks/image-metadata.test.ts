@@ -10,7 +10,7 @@ import {
   imageStructure,
   MAX_BUFFERED_DECODE_BYTES,
   MAX_IMAGE_METADATA_BYTES,
-} from './image-metadata';
+} from '@/checks/image/node/image-metadata';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-image-meta-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

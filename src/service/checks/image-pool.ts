@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { BASE_DECODE_BYTES, withDecodeBudget } from './decode-budget';
-import type { ImageJob, InspectedImage } from './image';
+import { BASE_DECODE_BYTES, withDecodeBudget } from '@/checks/image/node/decode-budget';
+import type { ImageJob, InspectedImage } from '@/checks/image/node/image';
 import { startWorkerThread } from './worker-thread';
 
 /**

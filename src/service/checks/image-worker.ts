@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { openCvReady } from './document-finder';
+import { openCvReady } from '@/checks/document/node/document-finder';
 import sharp from 'sharp';
-import { inspectImage, type ImageJob } from './image';
+import { inspectImage, type ImageJob } from '@/checks/image/node/image';
 import { lowerThisThreadPriority } from './worker-thread';
 
 lowerThisThreadPriority();

@@ -7,8 +7,8 @@ import { createVerification, sendInput, startService, type RunningService } from
 // Every reading the checks ask for, counted as it is asked: the test sends the valid statement
 // once the heavy files are all with the readers, whatever the machine's speed.
 const asked = vi.hoisted(() => ({ readings: 0 }));
-vi.mock('./pdf-reader', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./pdf-reader')>();
+vi.mock('../../checks/pdf/node/pdf-reader', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/checks/pdf/node/pdf-reader')>();
   return {
     ...original,
     readPdf: (...args: Parameters<typeof original.readPdf>) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePath } from '../../../e2e/fixtures/samples';
-import { parseStatement } from './bank-statement';
+import { parseStatement } from '@/checks/pdf/node/bank-statement';
 import { checkBankStatement, checkCustomDocument } from './check-input';
 import {
   closePdf,
@@ -14,7 +14,7 @@ import {
   MAX_INFLATED_STREAM_BYTES,
   openPdf,
   type PdfInfo,
-} from './pdf';
+} from '@/checks/pdf/node/pdf';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sniffFormat } from '@/shared/file-format';
-import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE } from '@/shared/image-metrics';
+import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE } from '@/checks/image/image-metrics';
 import { loadSamples, sample, type SampleEntry } from '../../../e2e/fixtures/samples';
 import {
   checkBankStatement,
@@ -10,7 +10,7 @@ import {
   checkSelfiePhoto,
   checkSelfieVideo,
 } from './check-input';
-import type { CheckOutcome, StoredFile } from './types';
+import type { CheckOutcome, StoredFile } from '@/checks/inputs/node/types';
 
 /** What the route hands over: the file on disk and its sniffed format. */
 function stored(file: string): StoredFile {

@@ -1,4 +1,4 @@
-import { configurePdfReading } from '../checks/pdf-reader';
+import { configurePdfReading } from '@/checks/pdf/node/pdf-reader';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { openApiDocument } from '@/server-shared/openapi';

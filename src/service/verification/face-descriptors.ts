@@ -1,6 +1,6 @@
 import { documentSlotKey, type FlowPlan } from '@/shared/flow-plan';
 import { faceDescriptorOf, videoFrames } from '../checks/face-checks';
-import type { InputFacts } from '../checks/types';
+import type { InputFacts } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { factsOf } from './verification-data';

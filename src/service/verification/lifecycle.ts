@@ -5,7 +5,7 @@ import { flushErasure } from '@/server-shared/sqlite-erasure';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import type { FinalStatus } from '@/shared/contract/verification';
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
 import { addFaceDescriptors } from './face-descriptors';

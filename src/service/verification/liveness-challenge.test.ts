@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { livenessChallengeSchema } from '@/shared/liveness-challenge';
+import { livenessChallengeSchema } from '@/shared/contract/liveness-challenge';
 import { challengeCameraFrames } from '../../../e2e/fixtures/camera/make-challenge-camera';
 import { mxCustomFieldsInputs } from '../../../e2e/fixtures/send-input-form';
 import { sample } from '../../../e2e/fixtures/samples';

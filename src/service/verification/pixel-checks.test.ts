@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { FACE_MATCH_MIN_SIMILARITY } from '@/shared/face-rules';
+import { FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
 import { makeNotDocuments } from '../../../e2e/fixtures/make-not-documents';
 import { sample } from '../../../e2e/fixtures/samples';
-import { scanFileMarkers } from '../checks/marker';
+import { scanFileMarkers } from '@/checks/inputs/node/marker';
 import {
   createVerification,
   noiseImage,

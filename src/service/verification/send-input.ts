@@ -13,13 +13,13 @@ import {
   checkSelfiePhoto,
   checkSelfieVideo,
 } from '../checks/check-input';
-import type { CheckOutcome, InputFacts } from '../checks/types';
+import type { CheckOutcome, InputFacts } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
 import type { VerificationRow } from '../storage/rows';
 import { errorMessages } from './error-messages';
 import { integrationError, notFound, ServiceError } from './service-error';
 import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
-import { livenessChallengeSchema, type LivenessChallenge } from '@/shared/liveness-challenge';
+import { livenessChallengeSchema, type LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { slotOf } from './flow-plan';
 import type { Lifecycle } from './lifecycle';
 import { discardFiles, receiveForm, type UploadedFile } from './uploads';

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { allowedFormats, sniffFormat, type FileField, type FileFormat } from '@/shared/file-format';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '@/shared/limits';
-import type { StoredFile } from '../checks/types';
+import type { StoredFile } from '@/checks/inputs/node/types';
 import { integrationError, ServiceError, tooLarge, unsupportedFormat } from './service-error';
 import { isStorageError, type MediaStore } from '../storage/media-store';
 

@@ -6,11 +6,11 @@ import type {
   Step,
   VerificationData,
 } from '@/shared/contract/verification';
-import { faceMatch, type FaceMatch } from '../checks/face-match';
-import type { InputFacts, Person } from '../checks/types';
+import { faceMatch, type FaceMatch } from '@/checks/face/node/face-match';
+import type { InputFacts, Person } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
-import { isExpired } from '@/shared/document-reading';
+import { isExpired } from '@/checks/mrz/document-reading';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 
 type StepStatus = 0 | 100 | 200;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { FACE_MATCH_MIN_SIMILARITY } from '@/shared/face-rules';
+import { FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
 import { mxCustomFieldsInputs } from '../../../e2e/fixtures/send-input-form';
 import { sample } from '../../../e2e/fixtures/samples';
 import {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { videoFrames } from '../checks/face-checks';
-import type { FacePixels } from '../checks/image';
+import type { FacePixels } from '@/checks/image/node/image';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { factsOf } from './verification-data';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { livenessChallengeSchema } from '../liveness-challenge';
+import { livenessChallengeSchema } from './liveness-challenge';
 import { flowInputIds } from './service-api';
 import { MAX_REVIEW_NOTE, REASON_NEEDING_NOTE } from '../review-reasons';
 import { identityStatus, metadataObjectSchema, reviewDecision, verificationDataSchema } from './verification';

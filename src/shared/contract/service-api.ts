@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { livenessChallengeSchema } from '../liveness-challenge';
+import { livenessChallengeSchema } from './liveness-challenge';
 import {
   deviceFingerprintSchema,
   identityStatus,

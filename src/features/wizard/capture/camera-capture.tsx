@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { ImageMetrics } from '@/shared/image-metrics';
+import type { ImageMetrics } from '@/checks/image/image-metrics';
 import { captureFrame } from '../checks/photo-pipeline';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';

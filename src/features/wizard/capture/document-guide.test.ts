@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Point } from '@/shared/document-outline';
+import type { Point } from '@/checks/document/document-outline';
 import { adviseOn, MOVE_CLOSER_SHARE, STEADY_MS, SteadyWatch, type LiveLook } from './document-guide';
 
 const [W, H] = [512, 384];

@@ -1,10 +1,10 @@
-import { polygonArea, type OutlineVerdict, type Point } from '@/shared/document-outline';
-import { hasGlare, isBlurry } from '@/shared/image-metrics';
+import { polygonArea, type OutlineVerdict, type Point } from '@/checks/document/document-outline';
+import { hasGlare, isBlurry } from '@/checks/image/image-metrics';
 
 /**
  * What the document camera's live look says, from the document worker's look at a frame: the
- * shared outline rules (`@/shared/document-outline`) and the shared blur and glare metrics
- * (`@/shared/image-metrics`), so the advice matches what the photo check will say of the shot.
+ * shared outline rules (`@/checks/document/document-outline`) and the shared blur and glare metrics
+ * (`@/checks/image/image-metrics`), so the advice matches what the photo check will say of the shot.
  */
 export type DocumentAdvice =
   'searching' | 'noDocument' | 'moveCloser' | 'fitWhole' | 'glare' | 'blurry' | 'holdStill' | 'taken';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
-import type { FaceGuide } from '@/shared/face-rules';
+import type { FaceGuide } from '@/checks/face/face-rules';
 
 /** What the live camera's guide says: about the face in front of it, or the document's code. */
 export type CameraGuideState =
@@ -33,7 +33,7 @@ const frameBlob = (video: HTMLVideoElement) => {
 
 /**
  * Watches the live video at a modest rate and says what the capture would meet: for a selfie,
- * no face, too far, several faces or ready (the selfie rule of `@/shared/face-rules`); for a
+ * no face, too far, several faces or ready (the selfie rule of `@/checks/face/face-rules`); for a
  * document side that must show a barcode or an MRZ, whether it can be read yet. Advice only: the
  * shutter is never held back. The checks load lazily, as for the photo itself; a browser that
  * cannot run them gets no guide.
@@ -72,8 +72,8 @@ export function useCameraGuide(
     }
 
     async function lookAtDocument() {
-      const barcode = pdf417 ? await import('../checks/check-barcode') : null;
-      const ocr = mrz ? await import('../checks/check-mrz') : null;
+      const barcode = pdf417 ? await import('@/checks/document/browser/check-barcode') : null;
+      const ocr = mrz ? await import('@/checks/mrz/browser/check-mrz') : null;
       return async (video: HTMLVideoElement) => {
         const blob = await frameBlob(video);
         if (!blob) return;

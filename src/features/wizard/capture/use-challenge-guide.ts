@@ -4,8 +4,8 @@ import {
   openEyesOf,
   restingYaw,
   type ChallengeGuide,
-  type LivenessChallenge,
-} from '@/shared/liveness-challenge';
+} from '@/checks/video/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 
 /**
  * Pause between two looks while the challenge runs: short, so that eyes closed for a moment are
@@ -29,7 +29,7 @@ export interface ChallengeProgress {
  * The live side of the active liveness challenge, while the clip records: looks at the camera's
  * frames (the face worker's guide look, which also reads yaw and eye openness), tells the person
  * how the current action goes ("a little more", "hold still") and moves on once the frame shows
- * it, with the service's own rule (`challengeGuide` of `@/shared/liveness-challenge`).
+ * it, with the service's own rule (`challengeGuide` of `@/checks/video/liveness-challenge`).
  */
 export function useChallengeGuide(
   videoRef: RefObject<HTMLVideoElement | null>,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { OUTLINE_LONG_SIDE, type Point } from '@/shared/document-outline';
+import { OUTLINE_LONG_SIDE, type Point } from '@/checks/document/document-outline';
 import {
   adviseOn,
   LOOK_INTERVAL_MS,

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useMediaStream } from './use-media-stream';

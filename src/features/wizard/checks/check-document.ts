@@ -1,8 +1,8 @@
-import type { OutlineVerdict } from '@/shared/document-outline';
+import type { OutlineVerdict } from '@/checks/document/document-outline';
 import type { DocumentAnswer, DocumentRequest } from './document-worker';
 
 /**
- * Whether a photo shows a document, with the service's rules (`@/shared/document-outline`), in the
+ * Whether a photo shows a document, with the service's rules (`@/checks/document/document-outline`), in the
  * document worker. Loaded by a document step on its first photo; the worker and OpenCV stay for
  * the next ones. null when it cannot run here (no worker, no OffscreenCanvas, no WebAssembly): the
  * service judges the photo then.

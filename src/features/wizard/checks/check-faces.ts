@@ -1,11 +1,11 @@
-import type { Point } from '@/shared/document-outline';
+import type { Point } from '@/checks/document/document-outline';
 import type { ClientCheckCode } from './check-codes';
-import type { FaceUse } from '@/shared/face-rules';
-import type { FaceLook, FaceModelPaths } from './face-detection';
+import type { FaceUse } from '@/checks/face/face-rules';
+import type { FaceLook, FaceModelPaths } from '@/checks/face/browser/face-detection';
 import type { FaceAnswer, FaceJob, FaceRequest } from './face-worker';
 
 /**
- * The selfie's face check in the browser, with the service's rules (`@/shared/face-rules`): exactly
+ * The selfie's face check in the browser, with the service's rules (`@/checks/face/face-rules`): exactly
  * one face, eyes open; and the live camera guide's look at a frame. Both run in one face worker
  * (face-worker.ts, a file of the app), which loads Human (its ES bundle carries TensorFlow.js) and
  * the three models it needs here (blazeface, facemesh, iris: 4.6 MB, no descriptor model) once:
@@ -64,7 +64,7 @@ function ask(request: FaceJob, transfer: Transferable[] = []): Promise<FaceAnswe
 
 /** The same detection on the page's thread (Human loaded here). */
 async function onPage(use: FaceUse = 'selfie') {
-  const detection = await import('./face-detection');
+  const detection = await import('@/checks/face/browser/face-detection');
   return { detection, human: await detection.loadHuman(paths(), use) };
 }
 

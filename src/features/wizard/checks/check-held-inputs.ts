@@ -1,4 +1,4 @@
-import { hammingDistance, SAME_PICTURE_MAX_DISTANCE } from '@/shared/image-metrics';
+import { hammingDistance, SAME_PICTURE_MAX_DISTANCE } from '@/checks/image/image-metrics';
 import { sniffAllowed, type AcceptKind } from '../lib/client-checks';
 import type { WizardStep } from '../lib/steps';
 import type { InputError, PlannedInput } from '../lib/wizard-model';
@@ -51,7 +51,7 @@ export async function checkHeldInputs(
     const step = steps[input.stepIndex];
     // The same picture as both sides: the side taken last is the one to take again. A picture
     // merely alike is left to the service, which tells it by what the side shows (`sameSideTwice`
-    // of `@/shared/document-side-rules`: a back without a portrait is no front, however alike).
+    // of `@/checks/document/document-side-rules`: a back without a portrait is no front, however alike).
     if (input.part === 'front' || input.part === 'back') {
       const other = planned.find(
         (o) => o.stepKey === input.stepKey && o.part === (input.part === 'front' ? 'back' : 'front'),

@@ -7,7 +7,7 @@ import {
   type DocumentPage,
   type DocumentPerson,
   type MrzRead,
-} from '@/shared/document-reading';
+} from '@/checks/mrz/document-reading';
 import { SCENARIO_MARKER, type ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
 import { extensionOf, mimeOf, sniffFormat, type FileFormat } from '@/shared/file-format';
@@ -16,15 +16,20 @@ import {
   SAME_PICTURE_MAX_DISTANCE,
   SIMILAR_HASH_MAX_DISTANCE,
   type ImageMetrics,
-} from '@/shared/image-metrics';
-import { IDENTITY_TYPES, zoneShaped, type SideFeatures } from '@/shared/document-outline';
-import { judgeSide, sameSideTwice, sideCarries } from '@/shared/document-side-rules';
-import { BACK_PORTRAIT_MIN_SCORE, DOCUMENT_MAX_FACES } from '@/shared/face-rules';
-import type { Pdf417Read } from './check-barcode';
+} from '@/checks/image/image-metrics';
+import { IDENTITY_TYPES, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
+import { judgeSide, sameSideTwice, sideCarries } from '@/checks/document/document-side-rules';
+import { BACK_PORTRAIT_MIN_SCORE, DOCUMENT_MAX_FACES } from '@/checks/face/face-rules';
+import type { Pdf417Read } from '@/checks/document/browser/check-barcode';
 import { MAX_FILE_BYTES, MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { ClientCheckCode } from './check-codes';
 import { COMPRESS_QUALITY } from './compression-plan';
-import { readImageHeader, readTextMarkers, stripJpegLocation, stripPngLocation } from './image-bytes';
+import {
+  readImageHeader,
+  readTextMarkers,
+  stripJpegLocation,
+  stripPngLocation,
+} from '@/checks/image/browser/image-bytes';
 import { preparePhoto } from './photo-pipeline';
 import { fileName, readBytes, readHead, withExtension } from './read-head';
 
@@ -36,7 +41,7 @@ export interface ImageCheckOptions {
   otherSide?: { phash: string };
   /** A document side that must show a readable PDF417 barcode (the flow step requires it). */
   pdf417?: boolean;
-  /** A document side that must show a readable MRZ (`readsMrz` of `@/shared/document-reading`). */
+  /** A document side that must show a readable MRZ (`readsMrz` of `@/checks/mrz/document-reading`). */
   mrz?: boolean;
   /** The document type and country the person chose, against what its MRZ or barcode states. */
   claim?: { type: DocumentType; country: string };
@@ -216,7 +221,7 @@ type SideJudgement =
  * A document side judged as the service judges it, the real cause first: whether it is a document
  * at all and whole (the outline, OpenCV in the document worker); the same picture as the other side;
  * what only the other side shows (a portrait on a back, a zone or barcode on the wrong side:
- * `judgeSide` of `@/shared/document-side-rules`); an identity front with no portrait, zone or
+ * `judgeSide` of `@/checks/document/document-side-rules`); an identity front with no portrait, zone or
  * barcode (`noDocument`); the barcode and zone the step requires (unreadable, bad, another country
  * or type); and only then a picture merely alike the other side (`sameSideTwice`). Each reader
  * loads on the first photo that needs it (the face models on an identity document's side, the
@@ -265,13 +270,13 @@ async function judgeDocumentSide(
   let barcode: Pdf417Read | null | undefined;
   const seenHere = Boolean(opts.pdf417Step && claim && sideCarries(claim).barcode);
   if (opts.pdf417 || (seenHere && undecided)) {
-    const { readPdf417 } = await import('./check-barcode');
+    const { readPdf417 } = await import('@/checks/document/browser/check-barcode');
     barcode = await readPdf417(upload).catch(() => null);
     if (barcode) features.barcode = barcode.found;
   } else if (undecided) features.barcode = false; // the service reads none here either
   let zone: MrzRead | null | undefined;
   if ((opts.mrz && opts.claim) || (undecided && !features.barcode)) {
-    const { readMrz } = await import('./check-mrz');
+    const { readMrz } = await import('@/checks/mrz/browser/check-mrz');
     zone = (await readMrz(upload).catch(() => null))?.read ?? null;
     if (zone) features.zone = zone.found && zoneShaped(zone.lines);
   }

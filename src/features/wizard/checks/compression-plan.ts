@@ -1,4 +1,4 @@
-import { METRICS_DECODE_LONG_SIDE } from '@/shared/image-metrics';
+import { METRICS_DECODE_LONG_SIDE } from '@/checks/image/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 
 /** Files above either budget are re-encoded before upload; smaller ones go as they are. */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// The document finder of the browser (`@/shared/document-outline`, the rules the service applies),
+// The document finder of the browser (`@/checks/document/document-outline`, the rules the service applies),
 // off the page's thread. OpenCV (`opencv-wasm`: its JavaScript bundled here without string
 // evaluation by src/build/opencv-without-eval.ts, its wasm a file of the app) loads on the first
 // document photo, never on a first screen.
@@ -15,8 +15,8 @@ import {
   type OpenCv,
   type OutlineVerdict,
   type Point,
-} from '@/shared/document-outline';
-import { documentGlareShare, laplacianVariance, toGray } from '@/shared/image-metrics';
+} from '@/checks/document/document-outline';
+import { documentGlareShare, laplacianVariance, toGray } from '@/checks/image/image-metrics';
 
 export interface DocumentRequest {
   id: number;
@@ -96,7 +96,7 @@ async function look(
   if (!live) {
     const ms = performance.now() - started;
     if (!straightened || verdict.kind !== 'framed') return { verdict, ms };
-    // The service's crop (src/service/checks/document-finder.ts): the same warp on its decode.
+    // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
     const size = straightenedSize(quad, image);
     const pixels = straighten(cv, image, quad, size.width, size.height);

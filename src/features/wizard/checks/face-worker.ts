@@ -2,7 +2,7 @@
 // A look at a face takes tens of milliseconds of TensorFlow.js (more with a face in view: facemesh
 // and iris run too), every ~650 ms while the camera is open: done here, the page's thread stays
 // free for the preview and the buttons. Human runs on its wasm backend with OffscreenCanvas here.
-import type { Point } from '@/shared/document-outline';
+import type { Point } from '@/checks/document/document-outline';
 import {
   backendOf,
   countDocumentFaces,
@@ -12,7 +12,7 @@ import {
   type FaceLook,
   type FaceModelPaths,
   type SelfieFaces,
-} from './face-detection';
+} from '@/checks/face/browser/face-detection';
 
 export type FaceJob =
   | { kind: 'load' }

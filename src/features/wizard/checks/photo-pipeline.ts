@@ -1,4 +1,4 @@
-import type { ImageMetrics } from '@/shared/image-metrics';
+import type { ImageMetrics } from '@/checks/image/image-metrics';
 import { SNAPSHOT_QUALITY } from './compression-plan';
 import { runPhotoJob, type PhotoJob, type PhotoOutcome } from './photo-pixels';
 import type { PhotoAnswer, PhotoRequest } from './photo-worker';

@@ -1,7 +1,7 @@
-import { imageMetrics, type ImageMetrics } from '@/shared/image-metrics';
+import { imageMetrics, type ImageMetrics } from '@/checks/image/image-metrics';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import { compressionPlan, metricsDecodeSize, type Size } from './compression-plan';
-import { addJpegSegments, jpegHeadWithoutExif } from './image-bytes';
+import { addJpegSegments, jpegHeadWithoutExif } from '@/checks/image/browser/image-bytes';
 
 /** What to make of one photo: a file (decoded here) or a camera frame (already pixels). */
 export interface PhotoJob {
@@ -149,7 +149,7 @@ const smoothingFor = (factor: number): ImageSmoothingQuality => (factor <= 2 ? '
  * orientation written as the copy's only EXIF tag: turning a sideways 12 MP photo upright in the
  * browser is a pass over every pixel the service (which honours the tag, as it does for every file
  * sent as it is) does on a 1000-pixel decode instead. From those pixels come the service's own
- * metrics (@/shared/image-metrics, drawn upright at the size the service decodes at for them)
+ * metrics (@/checks/image/image-metrics, drawn upright at the size the service decodes at for them)
  * and, when the plan says so or for a camera frame, one JPEG encode. Runs in photo-worker.ts, or
  * on the page where OffscreenCanvas is missing.
  *

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { formatLongDate } from '../lib/format';
 import type { StoredFile } from '../lib/wizard-model';
 import { useCaptureCheck, type CaptureRules } from '../hooks/use-capture-check';

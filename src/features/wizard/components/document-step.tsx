@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import { readsMrz } from '@/shared/document-reading';
+import { readsMrz } from '@/checks/mrz/document-reading';
 import { documentSides } from '@/shared/document-sides';
 import { inSentence } from '@/shared/glossary';
 import type { DocumentType } from '@/shared/flow';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { ImageMetrics } from '@/shared/image-metrics';
+import type { ImageMetrics } from '@/checks/image/image-metrics';
 
 // The camera helpers load only when a capture opens the camera.
 const CameraCapture = lazy(() =>

@@ -1,4 +1,4 @@
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import type { CapturedInfo } from '../hooks/use-capture-check';
 import type { WizardStep } from '../lib/steps';
 import type { Capture, InputError, InputPart, StoredFile } from '../lib/wizard-model';

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from '@/lib/i18n';
-import type { LivenessChallenge } from '@/shared/liveness-challenge';
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 
 // The recorder loads only when a capture opens the camera.
 const VideoRecorder = lazy(() =>

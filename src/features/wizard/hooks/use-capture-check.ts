@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { DocumentType } from '@/shared/flow';
-import type { ImageMetrics } from '@/shared/image-metrics';
+import type { ImageMetrics } from '@/checks/image/image-metrics';
 import { sniffAllowed, type AcceptKind, type ClientReason } from '../lib/client-checks';
 
 export type CapturedInfo = {

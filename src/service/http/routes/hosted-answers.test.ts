@@ -4,7 +4,7 @@ import { PERSON_MARKER, SCENARIO_MARKER } from '@/shared/error-codes';
 import { createdIdentitySchema, serviceErrorSchema } from '@/shared/contract/service-api';
 import { verificationDataSchema, type VerificationData } from '@/shared/contract/verification';
 import { sample } from '../../../../e2e/fixtures/samples';
-import type { Person } from '../../checks/types';
+import type { Person } from '@/checks/inputs/node/types';
 import {
   faceImage,
   noiseImage,

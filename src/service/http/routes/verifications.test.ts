@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSON_MARKER } from '@/shared/error-codes';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import type { Person } from '../../checks/types';
+import type { Person } from '@/checks/inputs/node/types';
 import {
   createVerification,
   getVerification,

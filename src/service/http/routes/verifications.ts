@@ -7,7 +7,7 @@ import {
   statusDecisionSchema,
 } from '@/shared/contract/service-api';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { chooseChallenge } from '@/shared/liveness-challenge';
+import { chooseChallenge } from '@/checks/video/liveness-challenge';
 import type { ServiceContext } from '../../verification/context';
 import { notFound, ServiceError } from '../../verification/service-error';
 import type { Lifecycle } from '../../verification/lifecycle';

@@ -1,0 +1,23 @@
+import { descriptorSimilarity, FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
+import type { InputFacts } from '@/checks/inputs/node/types';
+
+export interface FaceMatch {
+  /** Similarity as a percentage (0–100, two decimals): the facematch step's score. */
+  score: number;
+  passed: boolean;
+}
+
+/**
+ * The face match of a document: the selfie's (or video frame's) face descriptor against the
+ * document portrait's. Undefined when either has no face to compare (a utility bill, a document
+ * type without a portrait, a video whose frames could not be taken): then there is no facematch
+ * step.
+ */
+export function faceMatch(biometric: InputFacts | undefined, documentFront: InputFacts | undefined) {
+  const a = biometric?.faceDescriptor;
+  const b = documentFront?.faceDescriptor;
+  if (!a?.length || !b?.length) return undefined;
+  const similarity = descriptorSimilarity(a, b);
+  const score = Math.round(Math.max(0, similarity) * 10_000) / 100;
+  return { score, passed: similarity >= FACE_MATCH_MIN_SIMILARITY } satisfies FaceMatch;
+}

@@ -1,0 +1,168 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import {
+  isJpegFrame,
+  isJpegHead,
+  isPngHead,
+  isProgressiveJpegFrame,
+  walkAsync,
+  walkJpeg,
+  walkPng,
+} from '@/checks/image/image-structure';
+
+/**
+ * Metadata an image may carry before sharp is allowed to read it: sharp turns every PNG text
+ * chunk (inflating the compressed ones) and every JPEG APPn/COM segment into strings and buffers,
+ * so 40 MB of text chunks cost hundreds of MB. The file's structure is walked first, reading only
+ * chunk and segment headers and the metadata itself up to this many bytes (decompressed).
+ */
+export const MAX_IMAGE_METADATA_BYTES = 2 * 1024 * 1024;
+
+/** PNG chunks holding text or profiles (the ones sharp reads into its metadata). */
+const PNG_METADATA = new Set(['tEXt', 'zTXt', 'iTXt', 'iCCP', 'eXIf']);
+
+/** Positioned reads through a 64 KB window, so a file of many small chunks costs few reads. */
+class Reader {
+  private window = Buffer.alloc(0);
+  private windowAt = 0;
+  constructor(
+    private readonly file: FileHandle,
+    readonly size: number,
+  ) {}
+
+  async bytes(at: number, length: number): Promise<Buffer | null> {
+    if (at + length > this.size) return null;
+    if (at < this.windowAt || at + length > this.windowAt + this.window.length) {
+      const size = Math.max(length, 64 * 1024);
+      const buffer = Buffer.alloc(Math.min(size, this.size - at));
+      const { bytesRead } = await this.file.read(buffer, 0, buffer.length, at);
+      this.window = buffer.subarray(0, bytesRead);
+      this.windowAt = at;
+    }
+    if (at + length > this.windowAt + this.window.length) return null;
+    return this.window.subarray(at - this.windowAt, at - this.windowAt + length);
+  }
+}
+
+/** Bytes a compressed PNG chunk inflates to, at most `cap + 1`. */
+function inflatedSize(data: Buffer, cap: number) {
+  try {
+    return inflateSync(data, { maxOutputLength: cap + 1 }).length;
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? cap + 1 : 0;
+  }
+}
+
+/**
+ * Bytes a decoder must hold at once whatever the scale it decodes at: a progressive JPEG's
+ * coefficients (every block of every component, 64 × 2 bytes, until the last scan has been read:
+ * shrink-on-load scales only the inverse DCT) and an interlaced PNG's pixels (Adam7 passes fill
+ * the whole image before a row is final). 0 for a baseline JPEG or a plain PNG, decoded row by row.
+ */
+export const MAX_BUFFERED_DECODE_BYTES = 64 * 1024 * 1024;
+
+export interface ImageStructure {
+  /** Metadata bytes (decompressed), counting stopped just past the cap. */
+  metadataBytes: number;
+  /** What the decoder holds at once whatever the scale (see MAX_BUFFERED_DECODE_BYTES). */
+  bufferedDecodeBytes: number;
+  /** Progressive JPEG or interlaced PNG. */
+  progressive: boolean;
+}
+
+/** Coefficient bytes of a JPEG frame (SOFn payload): blocks per component rounded up to its MCUs. */
+function jpegCoefficientBytes(sof: Buffer) {
+  const height = sof.readUInt16BE(1);
+  const width = sof.readUInt16BE(3);
+  const count = sof[5];
+  const factors = Array.from({ length: count }, (_, i) => sof[7 + i * 3] ?? 0x11);
+  const hMax = Math.max(1, ...factors.map((f) => f >> 4));
+  const vMax = Math.max(1, ...factors.map((f) => f & 15));
+  const mcusWide = Math.ceil(width / (8 * hMax));
+  const mcusHigh = Math.ceil(height / (8 * vMax));
+  return factors.reduce((sum, f) => sum + mcusWide * (f >> 4) * mcusHigh * (f & 15) * 128, 0);
+}
+
+async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
+  let total = 0;
+  const read = (at: number, length: number) => reader.bytes(at, length);
+  await walkAsync(walkPng(reader.size), read, async ({ type, dataStart, dataEnd }) => {
+    const length = dataEnd - dataStart;
+    if (type === 'IHDR') {
+      const ihdr = await reader.bytes(dataStart, 13);
+      if (ihdr && ihdr[12] === 1) {
+        // Adam7: the decoder holds width × height × channels × bytes per sample.
+        const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[ihdr[9]] ?? 4;
+        structure.progressive = true;
+        structure.bufferedDecodeBytes =
+          ihdr.readUInt32BE(0) * ihdr.readUInt32BE(4) * channels * (ihdr[8] === 16 ? 2 : 1);
+      }
+    }
+    if (!PNG_METADATA.has(type)) return true;
+    total += length;
+    if (total > cap) return false;
+    const data = await reader.bytes(dataStart, length);
+    if (!data) return false;
+    // zTXt and iCCP: keyword NUL method data; iTXt: keyword NUL flag method lang NUL key NUL text.
+    const nul = data.indexOf(0);
+    if ((type === 'zTXt' || type === 'iCCP') && nul !== -1) {
+      total += inflatedSize(data.subarray(nul + 2), cap - total);
+    } else if (type === 'iTXt' && nul !== -1 && data[nul + 1] === 1) {
+      const lang = data.indexOf(0, nul + 3);
+      const key = lang === -1 ? -1 : data.indexOf(0, lang + 1);
+      if (key !== -1) total += inflatedSize(data.subarray(key + 1), cap - total);
+    }
+    return total <= cap;
+  });
+  return total;
+}
+
+async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
+  let total = 0;
+  const read = (at: number, length: number) => reader.bytes(at, length);
+  // sharp reads no metadata past the first scan, where the walk ends.
+  await walkAsync(walkJpeg(reader.size), read, async ({ marker, payloadStart, end }) => {
+    if (isJpegFrame(marker)) {
+      const sof = await reader.bytes(payloadStart, end - payloadStart);
+      if (sof && sof.length >= 6) {
+        structure.progressive = isProgressiveJpegFrame(marker);
+        if (structure.progressive) structure.bufferedDecodeBytes = jpegCoefficientBytes(sof);
+      }
+    }
+    if ((marker >= 0xe0 && marker <= 0xef) || marker === 0xfe) {
+      // The length field's own two bytes count too, as the segment's declared length does.
+      total += end - payloadStart + 2;
+      return total <= cap;
+    }
+    return true;
+  });
+  return total;
+}
+
+/**
+ * A PNG's or a JPEG's structure from its chunk and segment headers: bytes of metadata (text
+ * chunks, profiles, APPn and COM segments; decompressed; counting stops just past `cap`) and what
+ * a decode must buffer. Zeros for other formats.
+ */
+export async function imageStructure(path: string, cap = MAX_IMAGE_METADATA_BYTES): Promise<ImageStructure> {
+  const structure: ImageStructure = { metadataBytes: 0, bufferedDecodeBytes: 0, progressive: false };
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const reader = new Reader(file, size);
+    const head = await reader.bytes(0, 8);
+    if (!head) return structure;
+    if (isPngHead(head)) {
+      structure.metadataBytes = await pngMetadataBytes(reader, cap, structure);
+    } else if (isJpegHead(head)) {
+      structure.metadataBytes = await jpegMetadataBytes(reader, cap, structure);
+    }
+    return structure;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Bytes of metadata only (see imageStructure). */
+export const imageMetadataBytes = async (path: string, cap = MAX_IMAGE_METADATA_BYTES) =>
+  (await imageStructure(path, cap)).metadataBytes;

@@ -1,0 +1,93 @@
+import type { ErrorCode } from '@/shared/error-codes';
+import type { FileFormat } from '@/shared/file-format';
+import type { BankStatement } from '@/shared/contract/verification';
+import type { DocumentPerson } from '@/checks/mrz/document-reading';
+
+/** A file of a send-input request, already streamed to disk and sniffed by the route. */
+export interface StoredFile {
+  /** Absolute path of the stored bytes. */
+  path: string;
+  /** The name the client gave it (already checked for path characters). */
+  filename: string;
+  size: number;
+  format: FileFormat;
+}
+
+/**
+ * The person a document shows: what an MRZ or barcode states (shared with the browser), plus what
+ * a sample's `idv-person=` marker may add (wire contract §4, ext).
+ */
+export interface Person extends DocumentPerson {
+  address?: string;
+  curp?: string;
+  rfc?: string;
+  cuit?: string;
+  cpf?: string;
+  /** Free extra fields, shown as document-reading fields. */
+  extra?: Record<string, string>;
+}
+
+/** What a check measured and read; the service keeps it for later checks and for verification data. */
+export interface InputFacts {
+  width?: number;
+  height?: number;
+  /** Perceptual hash (hex) of an image, to compare the two sides of a document. */
+  phash?: string;
+  grayscale?: boolean;
+  blurScore?: number;
+  pageCount?: number;
+  /** Duration of a video, when its container states one. */
+  durationSeconds?: number;
+  pdf417?: boolean;
+  /** Whether a machine-readable zone was read (checked only where the flow requires one). */
+  mrz?: boolean;
+  /** How the document was found in the photo (`@/checks/document/document-outline`). */
+  documentOutline?: 'framed' | 'fullFrame' | 'cropped' | 'none';
+  /** Long side / short side of a framed document. */
+  documentAspect?: number;
+  /** Faces found in the image (selfie, document portrait, sampled video frames: the most in one frame). */
+  faces?: number;
+  /** Mean eye openness of the largest face (`src/checks/face/face-rules.ts`). */
+  eyeOpenness?: number;
+  /**
+   * Face descriptor of the largest face, for the face match (faces.ts `storedDescriptor`); added
+   * when the verification is processed (src/service/face-descriptors.ts).
+   */
+  faceDescriptor?: number[];
+  /** A liveness video's sampled frame (index, in time order) that shows exactly one face. */
+  faceFrame?: number;
+  /**
+   * The active liveness challenge asked of a video and what its frames showed: `unchecked` when
+   * they could not be read (the liveness step then fails, for a review), with the reason for staff.
+   */
+  challenge?: { actions: string[]; result: 'passed' | 'failed' | 'unchecked'; reason?: string };
+  /**
+   * Checks of this input that could not run (FFmpeg failed, a model did not load, a worker died, a
+   * timeout), each with its reason for staff. Such an input is accepted but never counts as
+   * checked: processing reports the step it feeds as not checked and ends in `reviewNeeded`.
+   */
+  notChecked?: Partial<Record<NotCheckedKey, string>>;
+  /** The scenario code carried by the file's marker, if any. */
+  scenario?: ErrorCode;
+  person?: Person;
+  /** Parsed statement of a bank-document input. */
+  bankStatement?: BankStatement;
+  /** Stills taken from a liveness video (media ids): a selfie frame and a sprite of frames. */
+  frames?: { selfieMedia: string | null; spriteMedia: string | null };
+  /** Text read from a PDF, trimmed (for custom documents). */
+  text?: string;
+}
+
+/**
+ * The checks an input's `notChecked` names: its faces, the descriptor of the face match, or the
+ * reading of a PDF (a custom document or a bank statement).
+ */
+export type NotCheckedKey = 'faces' | 'faceMatch' | 'pdf';
+
+export interface CheckOutcome {
+  /** null when the input passes. */
+  code: ErrorCode | null;
+  /** Human-readable reason for the error message (no personal data). */
+  message?: string;
+  facts: InputFacts;
+}
