@@ -11,6 +11,7 @@ import type { InputFacts, Person } from '../checks/types';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { isExpired } from '@/shared/document-reading';
+import { documentType } from '@/shared/flow';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 
 type StepStatus = 0 | 100 | 200;
@@ -330,6 +331,16 @@ function curpRegistryEntry(curp: string, person: Person | undefined) {
   };
 }
 
+/**
+ * A document's region as the hosted API reports it: on an identity document always a string, the
+ * region sent or `""` (its recorded INE answers `"region": ""`, and mati-python types the field
+ * `str`); on a proof of residency the region sent, or null as recorded; a custom document has none.
+ */
+function regionOf(type: string, data: Record<string, unknown>): string | null {
+  const given = typeof data.region === 'string' ? data.region : '';
+  return documentType.safeParse(type).success && type !== 'proof-of-residency' ? given : given || null;
+}
+
 /** What an input's checks recorded (none for a missing input). */
 export const factsOf = (row: InputRow | undefined): InputFacts =>
   row?.facts ? (JSON.parse(row.facts) as InputFacts) : {};
@@ -410,13 +421,18 @@ export function buildResult(
       continue;
     }
     const person = factsOf(front).person ?? factsOf(back).person;
-    const merged = person ? { ...factsOf(back).person, ...person } : undefined;
+    // The back's zone may add fields the front has not (the INE's OCR number): extras merge too.
+    const backPerson = factsOf(back).person;
+    const extra = { ...backPerson?.extra, ...person?.extra };
+    const merged = person
+      ? { ...backPerson, ...person, ...(Object.keys(extra).length ? { extra } : {}) }
+      : undefined;
     const country = String(data.country);
     const type = String(data.type);
     documents.push({
       type,
       country,
-      region: typeof data.region === 'string' && data.region ? data.region : null,
+      region: regionOf(type, data),
       group: planned.group,
       media,
       steps: documentSteps(
@@ -585,7 +601,7 @@ export function verificationView(
         {
           type: String(data.type),
           country: d.kind === 'custom' ? '' : String(data.country),
-          region: typeof data.region === 'string' && data.region ? data.region : null,
+          region: regionOf(String(data.type), data),
           photos: [front.media_id, back?.media_id].flatMap((m) => (m ? [mediaUrl(ctx, m)!] : [])),
           steps: [],
           fields: {},
