@@ -41,6 +41,35 @@ export const errorCodes = [
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
+/**
+ * Step error codes of a performed template-matching step (wire contract §6, "Template matching
+ * and alteration detection"): the hosted API's `noMatchFound` (the layout is no valid revision)
+ * and ours (ext) for a known revision that is no longer valid.
+ */
+export const templateMatchingErrorCodes = [
+  'templateMatching.noMatchFound',
+  'templateMatching.revisionNotValid',
+] as const;
+export type TemplateMatchingErrorCode = (typeof templateMatchingErrorCodes)[number];
+
+/**
+ * Step error codes of a performed alteration-detection step, the hosted API's (its dashboard names
+ * the reasons): `digitalAlteration` (a pasted portrait or text, a re-saved file),
+ * `physicalAlteration` (a printed copy, a hand-altered field), `invalidDocument` (the photos are
+ * not of one genuine document: sides of two cards, a screen), `fraudAttempt`, `negligence`.
+ */
+export const alterationDetectionErrorCodes = [
+  'alterationDetection.digitalAlteration',
+  'alterationDetection.physicalAlteration',
+  'alterationDetection.invalidDocument',
+  'alterationDetection.fraudAttempt',
+  'alterationDetection.negligence',
+] as const;
+export type AlterationDetectionErrorCode = (typeof alterationDetectionErrorCodes)[number];
+
+/** Every step error code of the two document checks, for the glossaries of the codes. */
+export const documentCheckErrorCodes = [...templateMatchingErrorCodes, ...alterationDetectionErrorCodes];
+
 /** Errors that are the service's fault, not the person's (service spec 7.1). */
 export const systemErrorCodes: readonly ErrorCode[] = [
   'documentPhoto.unexpectedData',

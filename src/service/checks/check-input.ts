@@ -34,6 +34,7 @@ import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from '@/checks/pdf/node/pdf';
 import { readPdf } from '@/checks/pdf/node/pdf-reader';
 import type { CheckOutcome, InputFacts, Person, StoredFile } from '@/checks/inputs/node/types';
 import { checkContainer } from '@/checks/video/node/video';
+import { zonePerson } from '@/checks/mrz/node/zone-person';
 
 export interface DocumentPhotoContext {
   type: DocumentType;
@@ -132,7 +133,10 @@ const mismatchMessages = {
  * The person of a document: a sample's person marker states what the visual zone shows (there is
  * no OCR of it), so it wins; what the MRZ or barcode read fills the rest, and alone without one.
  */
-const readOverMarker = (marker: Person | undefined, read: Person): Person => ({ ...read, ...marker });
+const readOverMarker = (marker: Person | undefined, read: Person): Person => {
+  const extra = { ...read.extra, ...marker?.extra };
+  return { ...read, ...marker, ...(Object.keys(extra).length ? { extra } : {}) };
+};
 
 const fail = (code: ErrorCode, message: string, facts: InputFacts): CheckOutcome => ({
   code,
@@ -292,9 +296,13 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const portraitMeansFront = ctx.page === 'back' && portraitTypes.has(ctx.type);
     // The front of a card whose zone is on its back shows none: a zone there is the back.
     const zoneMeansBack = ctx.page === 'front' && mrzPage(ctx.type, ctx.country) === 'back';
+    // The side that carries the zone is read for the document's fields where the flow does not
+    // require the zone and no barcode is read there (the INE's back: holder, CIC, OCR number);
+    // only a required zone refuses a photo.
+    const readsZoneForFields = !readsMrz(ctx) && !readsPdf417 && mrzPage(ctx.type, ctx.country) === ctx.page;
     const photo = await checkPhoto(file, facts, {
       pdf417: readsPdf417,
-      mrz: readsMrz(ctx) || zoneMeansBack || wantsFace,
+      mrz: readsMrz(ctx) || zoneMeansBack || wantsFace || readsZoneForFields,
       faces: wantsFace || portraitMeansFront,
       document: true,
       unusable: 'documentPhoto.unexpectedData',
@@ -424,13 +432,19 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (readsMrz(ctx)) {
       const { mrz } = await readZone();
       facts.mrz = mrz.found && mrz.valid;
-      if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, mrz.person);
+      if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, zonePerson(mrz));
       const verdict = mrzVerdict(mrz, ctx);
       if (verdict === 'noMrz')
         return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
       if (verdict === 'badMrz')
         return fail('documentPhoto.badMrz', 'the machine-readable zone fails its check digits', facts);
       if (verdict) return fail(`documentPhoto.${verdict}`, mismatchMessages[verdict], facts);
+    } else if (readsZoneForFields) {
+      // Not required: a zone unread, failing its digits or of another document adds nothing, and
+      // an OCR that cannot run refuses nothing.
+      const mrz = (await readZone().catch(() => undefined))?.mrz;
+      if (mrz?.found && mrz.valid && !mrzVerdict(mrz, ctx))
+        facts.person = readOverMarker(facts.person, zonePerson(mrz));
     }
 
     if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();

@@ -185,3 +185,17 @@ export async function startReceiver(secret: string) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A service whose webhooks go, signed with `secret`, to a real receiver of its own. */
+export async function startServiceWithReceiver(secret: string, env: Record<string, string> = {}) {
+  const hooks = await startReceiver(secret);
+  const svc = await startService({ WEBHOOK_SECRET: secret, SERVICE_WEBHOOK_URL: hooks.url, ...env });
+  return {
+    svc,
+    hooks,
+    close: async () => {
+      await svc.close();
+      await hooks.close();
+    },
+  };
+}

@@ -9,6 +9,7 @@ import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { Timers } from './timers';
 import { makeVideoStills } from './video-stills';
 import { addFaceDescriptors } from './face-descriptors';
+import { shownStep } from './document-check-step';
 import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
 
 export const newId = () => randomBytes(12).toString('hex');
@@ -253,12 +254,15 @@ export class Lifecycle {
         result.done.push(key);
         this.ctx.db.transaction(() => {
           this.touch(id, { result: JSON.stringify(result) });
-          this.event(v, 'step_completed', {
-            step: {
-              ...renderStep(this.ctx, step, true, false),
-              ...(scope === 'documents' ? { documentIndex: Number(index) } : {}),
-            },
-          });
+          // A check not performed is no step of the hosted shape: no event for it there either.
+          if (shownStep(step, this.ctx.config.extensions)) {
+            this.event(v, 'step_completed', {
+              step: {
+                ...renderStep(this.ctx, step, true, false),
+                ...(scope === 'documents' ? { documentIndex: Number(index) } : {}),
+              },
+            });
+          }
         })();
         this.ctx.outbox.resume();
       }

@@ -7,10 +7,13 @@ import type {
   VerificationData,
 } from '@/shared/contract/verification';
 import { faceMatch, type FaceMatch } from '@/checks/face/node/face-match';
+import type { DocumentCheckOutcomes } from '@/checks/inputs/node/document-check-outcome';
 import type { InputFacts, Person } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
+import { documentCheckStep, shownStep } from './document-check-step';
 import type { InputRow, VerificationRow } from '../storage/rows';
 import { isExpired } from '@/checks/mrz/document-reading';
+import { documentType } from '@/shared/flow';
 import { backOf, documentSlotKey, plannedInputs, type FlowPlan } from '@/shared/flow-plan';
 
 type StepStatus = 0 | 100 | 200;
@@ -19,6 +22,11 @@ export interface StepResult {
   status: StepStatus;
   data: Record<string, unknown>;
   error: { type: string; code: string; message: string } | null;
+  /**
+   * A document check not performed for this document (document-check-step.ts): left out of the
+   * hosted shape, shown with the extensions only. Never on the wire.
+   */
+  notApplicable?: true;
 }
 /** A read field as the hosted API names and describes it. */
 type ReadField = DocumentField;
@@ -129,8 +137,6 @@ const isNotPerformed = (code: string) => code.endsWith('.notPerformed');
 /** Reasons a step was not performed, for staff (the console translates the code, shows this too). */
 const notPerformedReasons = {
   watchlists: 'no watch list is configured in the embedded service',
-  'alteration-detection': 'the embedded service has no alteration-detection model',
-  'template-matching': 'the embedded service has no document templates to compare with',
   registry: 'the embedded service cannot ask the government registry',
 };
 
@@ -154,6 +160,7 @@ function documentSteps(
   match: MatchOutcome,
   customFields: Record<string, string> | null,
   demo: boolean,
+  checks: DocumentCheckOutcomes,
 ): StepResult[] {
   const steps: StepResult[] = [];
   steps.push(
@@ -196,8 +203,27 @@ function documentSteps(
           })
         : ok('watchlists', { lists: [{ name: 'Synthetic demo list', matched: false }], synthetic: true }),
   );
-  steps.push(notPerformed('alteration-detection', notPerformedReasons['alteration-detection']));
-  steps.push(notPerformed('template-matching', notPerformedReasons['template-matching']));
+  // A check not built for this document yet is not performed, whatever DEMO_SCENARIOS says:
+  // neither a real pass nor a synthetic one.
+  const documentName = `${type} (${country})`;
+  steps.push(
+    documentCheckStep(
+      'alteration-detection',
+      checks['alteration-detection'] ?? {
+        performed: false,
+        reason: `the embedded service has no alteration detection for ${documentName}`,
+      },
+    ),
+  );
+  steps.push(
+    documentCheckStep(
+      'template-matching',
+      checks['template-matching'] ?? {
+        performed: false,
+        reason: `the embedded service knows no template of ${documentName}`,
+      },
+    ),
+  );
   // Registry checks concern identity documents, not a utility bill.
   const identityDocument = type !== 'proof-of-residency';
   if (country === 'MX' && identityDocument) {
@@ -330,6 +356,16 @@ function curpRegistryEntry(curp: string, person: Person | undefined) {
   };
 }
 
+/**
+ * A document's region as the hosted API reports it: on an identity document always a string, the
+ * region sent or `""` (its recorded INE answers `"region": ""`, and mati-python types the field
+ * `str`); on a proof of residency the region sent, or null as recorded; a custom document has none.
+ */
+function regionOf(type: string, data: Record<string, unknown>): string | null {
+  const given = typeof data.region === 'string' ? data.region : '';
+  return documentType.safeParse(type).success && type !== 'proof-of-residency' ? given : given || null;
+}
+
 /** What an input's checks recorded (none for a missing input). */
 export const factsOf = (row: InputRow | undefined): InputFacts =>
   row?.facts ? (JSON.parse(row.facts) as InputFacts) : {};
@@ -410,13 +446,18 @@ export function buildResult(
       continue;
     }
     const person = factsOf(front).person ?? factsOf(back).person;
-    const merged = person ? { ...factsOf(back).person, ...person } : undefined;
+    // The back's zone may add fields the front has not (the INE's OCR number): extras merge too.
+    const backPerson = factsOf(back).person;
+    const extra = { ...backPerson?.extra, ...person?.extra };
+    const merged = person
+      ? { ...backPerson, ...person, ...(Object.keys(extra).length ? { extra } : {}) }
+      : undefined;
     const country = String(data.country);
     const type = String(data.type);
     documents.push({
       type,
       country,
-      region: typeof data.region === 'string' && data.region ? data.region : null,
+      region: regionOf(type, data),
       group: planned.group,
       media,
       steps: documentSteps(
@@ -426,6 +467,8 @@ export function buildResult(
         plan.biometric !== null && biometric ? matchOutcome(biometricFacts, factsOf(front)) : undefined,
         customFields,
         demo,
+        // A document's checks are recorded on its front's facts (they look at both sides).
+        factsOf(front).documentChecks ?? {},
       ),
       fields: fieldsOf(merged, type, country),
     });
@@ -549,7 +592,8 @@ export const renderStep = (ctx: ServiceContext, step: StepResult, done: boolean,
       data[urlKey] = url;
     }
   }
-  return { ...step, data, reused: false, cacheHit: false };
+  const { notApplicable: _notApplicable, ...wire } = step;
+  return { ...wire, data, reused: false, cacheHit: false };
 };
 
 /** GET /v2/verifications/{id}, in the hosted API's shape (verificationDataSchema). */
@@ -585,7 +629,7 @@ export function verificationView(
         {
           type: String(data.type),
           country: d.kind === 'custom' ? '' : String(data.country),
-          region: typeof data.region === 'string' && data.region ? data.region : null,
+          region: regionOf(String(data.type), data),
           photos: [front.media_id, back?.media_id].flatMap((m) => (m ? [mediaUrl(ctx, m)!] : [])),
           steps: [],
           fields: {},
@@ -610,9 +654,11 @@ export function verificationView(
     renderStep(ctx, s, done.has(`steps.${s.id}`), runningKey === `steps.${s.id}`),
   );
   const documents = result.documents.map((d, i) => {
-    const docSteps = d.steps.map((s) =>
-      renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
-    );
+    const docSteps = d.steps
+      .filter((s) => shownStep(s, ctx.config.extensions))
+      .map((s) =>
+        renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
+      );
     // The read fields show once document reading is done, as in its step.
     const read = docSteps.find((s) => s.id === 'document-reading')?.status === 200;
     return {

@@ -18,6 +18,16 @@ export const tokenSchema = z.object({
 });
 export type Token = z.infer<typeof tokenSchema>;
 
+/**
+ * POST /oauth/token answer, the older token route (wire contract §1): the same body, plus the
+ * OAuth 2.0 keys its clients read (`token_type`, `expires_in`, as mati-verification-api-js's
+ * v1 `AuthResponse` declares them).
+ */
+export const olderTokenSchema = tokenSchema.extend({
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().positive(),
+});
+
 /** Every error body of the service; `code` is the status (or a string code such as `input.locked`). */
 export const serviceErrorSchema = z.looseObject({
   code: z.union([z.number(), z.string()]),

@@ -33,6 +33,51 @@ export const stepSchema = z.looseObject({
 });
 export type Step = z.infer<typeof stepSchema>;
 
+/**
+ * A document revision (layout) that template matching found: its id and name, the type and
+ * country it is of, and whether it is still valid (`validUntil`: the last day it may be presented).
+ */
+export const templateRevisionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  country: z.string(),
+  valid: z.boolean(),
+  validUntil: z.string().nullish(),
+});
+export type TemplateRevision = z.infer<typeof templateRevisionSchema>;
+
+/**
+ * `data` of a performed template-matching step (ext: the hosted answers carry none): the revision
+ * found (null when the layout matched none) and how well it matched, 0 to 1.
+ */
+export const templateMatchingDataSchema = z.object({
+  revision: templateRevisionSchema.nullable(),
+  score: z.number().min(0).max(1).nullish(),
+});
+export type TemplateMatchingData = z.infer<typeof templateMatchingDataSchema>;
+
+/**
+ * What alteration detection found in one region of the document: `region` names it (`portrait`,
+ * `zone`, `barcode`, `file`, or a field key such as `documentNumber`), `kind` what was seen there.
+ */
+export const alterationFindingSchema = z.object({
+  region: z.string(),
+  kind: z.enum(['mismatch', 'compression', 'noise', 'editor']),
+  detail: z.string(),
+});
+export type AlterationFinding = z.infer<typeof alterationFindingSchema>;
+
+/**
+ * `data` of a performed alteration-detection step (ext): what was looked at (`checked`, region
+ * names as above) and what was found (empty when the step passes).
+ */
+export const alterationDetectionDataSchema = z.object({
+  checked: z.array(z.string()),
+  findings: z.array(alterationFindingSchema),
+});
+export type AlterationDetectionData = z.infer<typeof alterationDetectionDataSchema>;
+
 /** One read field of a document: in the document-reading step's `data` and in `documents[].fields`. */
 export const documentFieldSchema = z.object({
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]),

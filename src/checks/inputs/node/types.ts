@@ -2,6 +2,7 @@ import type { ErrorCode } from '@/shared/error-codes';
 import type { FileFormat } from '@/shared/file-format';
 import type { BankStatement } from '@/shared/contract/verification';
 import type { DocumentPerson } from '@/checks/mrz/document-reading';
+import type { DocumentCheckOutcomes } from './document-check-outcome';
 
 /** A file of a send-input request, already streamed to disk and sniffed by the route. */
 export interface StoredFile {
@@ -74,6 +75,11 @@ export interface InputFacts {
   bankStatement?: BankStatement;
   /** Stills taken from a liveness video (media ids): a selfie frame and a sprite of frames. */
   frames?: { selfieMedia: string | null; spriteMedia: string | null };
+  /**
+   * A document's template-matching and alteration-detection outcomes, on its front (they look at
+   * both sides); a check left out was not performed (verification/document-check-step.ts).
+   */
+  documentChecks?: DocumentCheckOutcomes;
   /** Text read from a PDF, trimmed (for custom documents). */
   text?: string;
 }

@@ -5,7 +5,7 @@ import en from '../locales/en.json';
 import es from '../locales/es.json';
 import pt from '../locales/pt.json';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { errorCodes } from '@/shared/error-codes';
+import { documentCheckErrorCodes, errorCodes } from '@/shared/error-codes';
 import { toVerificationView } from '../lib/verification-view';
 import { CreditCheckCard } from './credit-check-card';
 import {
@@ -121,9 +121,18 @@ describe('verification sections', () => {
       }),
     )!;
     const expected = {
-      en: ['Not checked — staff review needed', 'Not performed: this service has no document templates'],
-      es: ['Sin verificar — requiere revisión', 'No realizado: este servicio no tiene plantillas'],
-      pt: ['Não verificado — requer revisão', 'Não realizado: este serviço não tem modelos'],
+      en: [
+        'Not checked — staff review needed',
+        'Not performed: this service knows no template of this document type',
+      ],
+      es: [
+        'Sin verificar — requiere revisión',
+        'No realizado: este servicio no conoce plantillas de este tipo de documento',
+      ],
+      pt: [
+        'Não verificado — requer revisão',
+        'Não realizado: este serviço não conhece modelos deste tipo de documento',
+      ],
     };
     try {
       for (const [language, [notChecked, notPerformed]] of Object.entries(expected)) {
@@ -269,11 +278,11 @@ describe('inputs, scores and labels', () => {
     await setLanguage('en');
   });
 
-  it("has a short staff text for every send-input code in each language, never the person's wording", () => {
+  it("has a short staff text for every send-input and document-check code in each language, never the person's wording", () => {
     const you = { en: /\byou(r)?\b/i, es: /\b(tu|tus|usted)\b/i, pt: /\b(você|seu|sua)\b/i };
     for (const [language, strings] of Object.entries({ en, es, pt })) {
       const texts = strings.errorCodes as Record<string, Record<string, string>>;
-      for (const code of errorCodes) {
+      for (const code of [...errorCodes, ...documentCheckErrorCodes]) {
         const [family, key] = [code.slice(0, code.indexOf('.')), code.slice(code.indexOf('.') + 1)];
         const text = texts[family]?.[key];
         expect(text, `${language} ${code}`).toBeTruthy();

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSON_MARKER, SCENARIO_MARKER } from '@/shared/error-codes';
 import { createdIdentitySchema, serviceErrorSchema } from '@/shared/contract/service-api';
 import { verificationDataSchema, type VerificationData } from '@/shared/contract/verification';
+import { zoneCardBackPhoto } from '../../../../e2e/fixtures/face-photo';
+import { voterCardMrz } from '../../../../e2e/fixtures/mrz-lines';
 import { sample } from '../../../../e2e/fixtures/samples';
 import type { Person } from '@/checks/inputs/node/types';
 import {
@@ -112,6 +114,7 @@ describe('answers in the hosted API shape (SERVICE_EXTENSIONS=off)', () => {
     '2: a Mexican voter card reads its elector key (cde) and OCR number; the CURP registry gives the names',
     async () => {
       const { person } = sample('mx-ine-front.jpg');
+      // Read from the back's zone (issue 39, item 5): no marker says it.
       const ocrNumber = '0912345678901';
       const created = await post('/v2/verifications', { flowId: 'mx-ine-full' });
       const v = (await json(created)) as { id: string; identity: string };
@@ -125,11 +128,8 @@ describe('answers in the hosted API shape (SERVICE_EXTENSIONS=off)', () => {
         type: 'atomic',
         atomicFieldParams: { type, value },
       });
-      // A back whose marker says what its machine-readable zone states: the OCR number.
-      const back = withJpegComment(
-        await noiseImage(1000, 640),
-        personMarker({ fullName: person!.fullName, extra: { ocrNumber } }),
-      );
+      // A back whose TD1 zone holds its check digits: the CIC, then the OCR number.
+      const back = await zoneCardBackPhoto(voterCardMrz(person!, '123456789', ocrNumber));
       const sent = await sendInput(
         svc,
         v.identity,
@@ -178,6 +178,9 @@ describe('answers in the hosted API shape (SERVICE_EXTENSIONS=off)', () => {
       expect(reading.cde).toEqual({ value: 'MSEJMR90021509M100', label: 'Elector Key' });
       expect(reading.ocrNumber).toEqual({ value: ocrNumber, label: 'OCR Number' });
       expect(ourCard.fields).toEqual(reading);
+      // The region of an identity document is a string, as recorded (`""` when none was sent).
+      expect(recordedCard.region).toBe('');
+      expect(ourCard.region).toBe('');
 
       const curp = stepData(ourCard, 'mexican-curp-validation');
       expect(shapeDifferences(stepData(recordedCard, 'mexican-curp-validation'), curp)).toEqual([]);
@@ -207,6 +210,10 @@ describe('answers in the hosted API shape (SERVICE_EXTENSIONS=off)', () => {
       expect(shapeDifferences(recordedProof, ours)).toEqual([]);
       expect(fieldDescriptions(ours)).toMatchObject(fieldDescriptions(recordedProof));
       expect(ours!.fullName).toEqual({ value: 'ALEX SPECIMEN', label: 'Name', required: true });
+      // Regions as recorded: a string on the identity document, null on a proof of residency.
+      expect(documentOf(recordedIne, 'proof-of-residency').region).toBeNull();
+      expect(documentOf(read, 'proof-of-residency').region).toBeNull();
+      expect(documentOf(read, 'passport').region).toBe('');
       // The passport's holder name is marked sensitive, as on the recorded identity document.
       expect(stepData(documentOf(read, 'passport'), 'document-reading')!.fullName).toMatchObject({
         label: 'Name',

@@ -13,8 +13,8 @@ import {
   noiseImage,
   passportImage,
   sendInput,
-  startReceiver,
   startService,
+  startServiceWithReceiver,
   waitFor,
   waitForStatus,
   withJpegComment,
@@ -24,20 +24,16 @@ import {
 // A client that sends only what the hosted API documents: no flowId (the default flow),
 // metadata as a JSON string, a selfie descriptor without data.type.
 describe('a client of the hosted API, against the embedded service', () => {
+  let withHooks: Awaited<ReturnType<typeof startServiceWithReceiver>>;
   let svc: RunningService;
-  let hooks: Awaited<ReturnType<typeof startReceiver>>;
+  let hooks: typeof withHooks.hooks;
   beforeAll(async () => {
-    hooks = await startReceiver('hosted-client-secret');
-    svc = await startService({
+    withHooks = await startServiceWithReceiver('hosted-client-secret', {
       DEFAULT_FLOW_ID: 'global-passport',
-      WEBHOOK_SECRET: 'hosted-client-secret',
-      SERVICE_WEBHOOK_URL: hooks.url,
     });
+    ({ svc, hooks } = withHooks);
   });
-  afterAll(async () => {
-    await svc.close();
-    await hooks.close();
-  });
+  afterAll(() => withHooks.close());
 
   it('authenticates, creates, completes a flow, decides, re-verifies and erases', async () => {
     const token = await fetch(`${svc.url}/oauth`, {

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { olderTokenSchema } from '@/shared/contract/service-api';
 import { basicAuth, getToken, startService, type RunningService } from '../../testing/harness';
 
 let svc: RunningService;
@@ -199,3 +200,81 @@ describe('POST /oauth under a guessing attack', () => {
     }
   });
 });
+
+describe('POST /oauth/token, the older token route (issue 39, item 5)', () => {
+  // As mati-verification-api-js's v1 service asks for its token: Basic client credentials and
+  // `grant_type=client_credentials&scope=identity`, form-encoded.
+  const older = (
+    url: string,
+    authorization: string | undefined,
+    body = 'grant_type=client_credentials&scope=identity',
+  ) =>
+    fetch(`${url}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization ? { authorization } : {}),
+      },
+      body,
+    });
+
+  it('issues the same token as /oauth, with token_type and expires_in, and it opens the API', async () => {
+    const response = await older(svc.url, basicAuth(svc.config.clientId, svc.config.clientSecret));
+    expect(response.status).toBe(200);
+    const body = olderTokenSchema.parse(await response.json());
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3, expiresIn: 3 });
+    expect(body.payload.user._id).toMatch(/^[0-9a-f]{24}$/);
+    const flows = await fetch(`${svc.url}/v2/flows`, {
+      headers: { authorization: `Bearer ${body.access_token}` },
+    });
+    expect(flows.status).toBe(200);
+  });
+
+  it('refuses as /oauth does: invalid_client, unsupported_grant_type', async () => {
+    for (const authorization of [basicAuth(svc.config.clientId, 'wrong'), undefined]) {
+      const response = await older(svc.url, authorization);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 401, name: 'invalid_client' });
+    }
+    const password = await older(
+      svc.url,
+      basicAuth(svc.config.clientId, svc.config.clientSecret),
+      'grant_type=password',
+    );
+    expect(password.status).toBe(400);
+    expect(await password.json()).toMatchObject({ name: 'unsupported_grant_type' });
+  });
+
+  it('shares the failure count of /oauth: guesses split over both routes are limited together', async () => {
+    const guarded = await startService({ OAUTH_FAILURES_PER_MINUTE: '3', SERVICE_EXTENSIONS: 'off' });
+    try {
+      const guess = (i: number) => basicAuth(guarded.config.clientId, `guess-${i}`);
+      const statuses = [
+        (await older(guarded.url, guess(0))).status,
+        (await oauthAt(guarded.url, guess(1))).status,
+        (await older(guarded.url, guess(2))).status,
+        (await oauthAt(guarded.url, guess(3))).status,
+      ];
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const refused = await older(guarded.url, guess(4));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ code: 429, name: 'too_many_requests' });
+      // The right secret is never refused, on either route; extensions off keep the route (the
+      // hosted API has it).
+      const right = basicAuth(guarded.config.clientId, guarded.config.clientSecret);
+      expect((await older(guarded.url, right)).status).toBe(200);
+      expect((await oauthAt(guarded.url, right)).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+function oauthAt(url: string, authorization: string) {
+  return fetch(`${url}/oauth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+    body: 'grant_type=client_credentials',
+  });
+}

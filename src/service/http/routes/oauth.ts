@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { tokenSchema } from '@/shared/contract/service-api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { olderTokenSchema, tokenSchema } from '@/shared/contract/service-api';
 import { checkClientCredentials, issueToken } from '../auth';
 import type { ServiceContext } from '../../verification/context';
 import { ServiceError } from '../../verification/service-error';
@@ -36,7 +36,11 @@ class FailedAttempts {
   }
 }
 
-/** POST /oauth: client credentials → access token (wire contract §1). */
+/**
+ * POST /oauth: client credentials → access token (wire contract §1); POST /oauth/token, the older
+ * route some clients of the hosted API still call, answers the same way with the same failure
+ * count (one per address whichever route the guesses take).
+ */
 export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
   const attempts = new FailedAttempts(ctx.config.oauthFailuresPerMinute);
   app.addContentTypeParser(
@@ -46,7 +50,7 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     },
   );
-  app.post('/oauth', { ...openRoute, schema: { response: { 200: tokenSchema } } }, async (request, reply) => {
+  const grant = async (request: FastifyRequest, reply: FastifyReply) => {
     // The right credentials are always accepted, also while the address is locked out: a burst of
     // wrong ones from the client's address (a neighbour behind the same NAT, a forged callback)
     // must never stop the real client. Past the limit wrong ones get 429 without being counted.
@@ -79,5 +83,14 @@ export async function oauthRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
       });
     }
     return issueToken(ctx.config);
-  });
+  };
+  app.post('/oauth', { ...openRoute, schema: { response: { 200: tokenSchema } } }, grant);
+  app.post(
+    '/oauth/token',
+    { ...openRoute, schema: { response: { 200: olderTokenSchema } } },
+    async (request, reply) => {
+      const token = await grant(request, reply);
+      return { ...token, token_type: 'Bearer' as const, expires_in: token.expiresIn };
+    },
+  );
 }
