@@ -8,7 +8,12 @@ const entrySchema = z.object({
   file: z.string().min(1),
   kind: z.enum(['face', 'face-crop', 'document']),
   id: z.string().optional(),
-  expect: z.enum(['ok', 'closedEyes', 'multipleFaces', 'wink', 'mrz', 'noMrz']).optional(),
+  expect: z
+    .enum([
+      ...['ok', 'closedEyes', 'multipleFaces', 'wink', 'mask', 'sunglasses'],
+      ...['mrz', 'noMrz', 'screenPhoto', 'paperCopy', 'occluded'],
+    ] as const)
+    .optional(),
   framing: z.enum(['close', 'wide']).optional(),
   source: z.unknown().optional(),
 });
