@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsDocs } from '../../e2e/fixtures/make-settings-table';
+import { settingsDocs } from '../../scripts/make-settings-table';
 
 // The settings tables are written from the schemas (`npm run settings-table`): a setting added,
 // changed or removed in a schema and not in the README fails here.

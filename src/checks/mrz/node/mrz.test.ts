@@ -114,7 +114,7 @@ describe('readMrz', () => {
 });
 
 describe('glyph reader (before the OCR)', () => {
-  /** The OCR-B page of e2e/fixtures/make-mrz-glyphs.ts and the zone printed on it. */
+  /** The OCR-B page of scripts/make-mrz-glyphs.ts and the zone printed on it. */
   const ocrBPage = new URL('../../../../e2e/fixtures/photos/ocr-b-passport.jpg', import.meta.url).pathname;
   const ocrBZone = passportMrz(OCR_B_PAGE_STATE, ocrBPagePerson);
   let dir: string;
