@@ -68,6 +68,8 @@ export interface BffConfig {
   headersTimeoutMs: number;
   /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
   sendInputTimeoutMs: number;
+  /** A verification webhook whose signed `timestamp` is older than this is refused (a replay). */
+  webhookMaxAgeMs: number;
   /** Period of the reconciliation of unfinished verifications (0: never, not even at start). */
   reconcileMs: number;
   /** Days the BFF keeps verification data, events and credit checks after their last change. */
@@ -204,6 +206,11 @@ export const bffSettings = z
       group: 'tuning',
       description: 'time the service has to answer a send-input; then 504 `upstream.timeout`',
     }),
+    WEBHOOK_MAX_AGE_SECONDS: wholeSetting(3600, {
+      group: 'tuning',
+      description:
+        "a verification webhook whose signed `timestamp` is older is refused (longer than the sender's retries; see below)",
+    }),
     RECONCILE_SECONDS: decimalSetting(300, {
       group: 'tuning',
       description:
@@ -265,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodiesPerAddress: s.BODIES_PER_ADDRESS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     sendInputTimeoutMs: s.SEND_INPUT_TIMEOUT_MS,
+    webhookMaxAgeMs: s.WEBHOOK_MAX_AGE_SECONDS * 1000,
     reconcileMs: s.RECONCILE_SECONDS * 1000,
     retentionDays: s.RETENTION_DAYS,
     // The embedded service's own folder by default: the hosted API has no route that lists flows.

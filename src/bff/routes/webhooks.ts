@@ -13,6 +13,25 @@ const badSignature = () =>
     message: 'Missing or wrong x-signature.',
   });
 
+/** A sender's clock may be this far ahead of ours. */
+export const WEBHOOK_CLOCK_SKEW_MS = 5 * 60_000;
+
+const staleWebhook = () =>
+  new BffHttpError(400, {
+    code: 'webhook.stale',
+    type: 'ValidationError',
+    message: 'The webhook timestamp is outside the accepted window (a replay, or a clock far off).',
+  });
+
+/**
+ * The signed time of an event (its body's `timestamp`: the signature covers the body) within
+ * `maxAgeMs` before now and the clock skew after; anything else may be an old body replayed.
+ */
+export function timestampInWindow(timestamp: string, maxAgeMs: number, now = Date.now()): boolean {
+  const at = Date.parse(timestamp);
+  return Number.isFinite(at) && at >= now - maxAgeMs && at <= now + WEBHOOK_CLOCK_SKEW_MS;
+}
+
 /** A webhook body is one event: a few KB. */
 export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
@@ -84,7 +103,11 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync }: Bff
       const { body, json, hash } = verified(request);
       const event = verificationEventSchema.safeParse(json);
       if (!event.success) throw validationError('Not a verification event.', 'webhook.invalid');
+      if (!timestampInWindow(event.data.timestamp, config.webhookMaxAgeMs)) throw staleWebhook();
       const target = sync.resourceOf(event.data.resource);
+      // An erased verification stays erased: its events are answered (the sender stops) and dropped.
+      if (target && (await store.wasErased(target.verificationId)))
+        return reply.code(200).send({ received: true, duplicate: false, erased: true });
       const stored = await store.recordEvent({
         kind: 'verification',
         eventName: event.data.eventName,
