@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { isHexColor } from '@/server-shared/color-contrast';
 import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
+import { devDefaults, devSecretNames } from '@/server-shared/dev-defaults';
 import {
   decimalSetting,
   isProxyAddress,
@@ -103,6 +105,15 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     }
   }
   return entries;
+}
+
+/** Whether a listen address reaches this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIPv4(bare)) return bare.startsWith('127.');
+  if (isIPv6(bare)) return bare === '::1' || /^::ffff:127\./.test(bare) || /^(0+:){7}0*1$/.test(bare);
+  return false;
 }
 
 const fontList = /^[A-Za-z0-9 ,'"-]{1,200}$/;
@@ -227,6 +238,18 @@ export const bffSettings = z
     ),
   })
   .superRefine((values, ctx) => {
+    // The development secrets are printed in this repository: a BFF others can reach must not
+    // sign webhooks or call the service with them, whatever NODE_ENV says.
+    if (!isLoopbackHost(values.HOST)) {
+      for (const name of devSecretNames) {
+        if (values[name] === devDefaults[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is the published development value; set your own when HOST (${values.HOST}) is not a loopback address`,
+          });
+      }
+    }
     refuseDevSecretsInProduction(values, ctx);
     if (values.NODE_ENV !== 'production') return;
     for (const name of ['STAFF_PASSWORD', 'SESSION_SECRET'] as const) {

@@ -1,36 +1,27 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bffErrorSchema, createdVerificationSchema, storedEventSchema } from '@/shared/contract/bff-api';
 import { bffPaths } from '@/shared/contract/bff-paths';
-import { Browser, eventually, secrets, sign, startStack, type Stack } from './testing/harness';
+import { Browser, eventually, sign, stackWithStaff } from './testing/harness';
 
 // Issue 34, item 3: a signed webhook replayed after an erasure brings nothing back, and a signed
 // body whose timestamp is far from now (a body dated 2001) is refused.
 const NAME = 'REPLAYED SPECIMEN';
 
-let stack: Stack;
-let staff: Browser;
-beforeAll(async () => {
-  stack = await startStack();
-  staff = new Browser(stack.bffUrl);
-  expect((await staff.post(bffPaths.staffLogin, { password: secrets.STAFF_PASSWORD })).status).toBe(200);
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+const file = stackWithStaff();
 
 const body = (verificationId: string, timestamp = new Date().toISOString()) =>
   JSON.stringify({
     eventName: 'verification_started',
-    resource: `${stack.service.url}/v2/verifications/${verificationId}`,
+    resource: `${file.stack.service.url}/v2/verifications/${verificationId}`,
     flowId: 'global-passport',
     timestamp,
     metadata: { fullName: NAME },
   });
 
 const post = (text: string) =>
-  fetch(`${stack.bffUrl}/webhooks/verification`, {
+  fetch(`${file.stack.bffUrl}/webhooks/verification`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-signature': sign(text) },
     body: text,
@@ -38,7 +29,7 @@ const post = (text: string) =>
 
 /** Rows of the BFF's own SQLite file that name the verification or carry the person's name. */
 function rowsAbout(verificationId: string) {
-  const db = new Database(path.join(stack.dataDir, 'bff', 'bff.sqlite'), { readonly: true });
+  const db = new Database(path.join(file.stack.dataDir, 'bff', 'bff.sqlite'), { readonly: true });
   try {
     const count = (sql: string, ...values: string[]) => (db.prepare(sql).get(...values) as { n: number }).n;
     return {
@@ -56,34 +47,34 @@ function rowsAbout(verificationId: string) {
 
 describe('a replayed webhook', () => {
   it('brings nothing of an erased verification back, the service away', async () => {
-    const person = new Browser(stack.bffUrl);
+    const person = new Browser(file.stack.bffUrl);
     const { verificationId } = createdVerificationSchema.parse(
       await (await person.post(bffPaths.verifications, { flowId: 'global-passport' })).json(),
     );
     const signed = body(verificationId);
     expect((await post(signed)).status).toBe(200);
     await eventually(async () => {
-      const detail = await staff.fetch(bffPaths.staffVerification(verificationId));
+      const detail = await file.staff.fetch(bffPaths.staffVerification(verificationId));
       if (detail.status !== 200) return undefined;
       const { events } = (await detail.json()) as { events: unknown[] };
       return events.map((e) => storedEventSchema.parse(e)).length ? true : undefined;
     });
-    expect((await staff.fetch(bffPaths.staffVerification(verificationId), { method: 'DELETE' })).status).toBe(
-      204,
-    );
+    expect(
+      (await file.staff.fetch(bffPaths.staffVerification(verificationId), { method: 'DELETE' })).status,
+    ).toBe(204);
     expect(rowsAbout(verificationId)).toEqual({ verifications: 0, events: 0 });
 
-    await stack.service.stop();
+    await file.stack.service.stop();
     try {
       const replayed = await post(signed);
       expect(replayed.status).toBe(200);
       expect(await replayed.json()).toMatchObject({ received: true, erased: true });
       // Answered without storing anything: no row to wait for.
       expect(rowsAbout(verificationId)).toEqual({ verifications: 0, events: 0 });
-      const list = await (await staff.fetch(bffPaths.staffVerifications)).text();
+      const list = await (await file.staff.fetch(bffPaths.staffVerifications)).text();
       expect(list).not.toContain(verificationId);
     } finally {
-      await stack.service.start();
+      await file.stack.service.start();
     }
   }, 60_000);
 

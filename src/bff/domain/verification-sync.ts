@@ -160,9 +160,22 @@ export class VerificationSync {
     if (event.kind === 'credit-check') {
       await this.processCreditCheck(event.body);
     } else if (verificationId && event.eventName === 'verification_deleted') {
-      // Its own row goes with the verification's events: nothing is left to mark processed.
-      await this.erase(verificationId);
-      return;
+      // Believed only when the service confirms it: a 404 for the id erases the copy (and this
+      // event's row with it: nothing is left to mark processed); data answered instead is kept.
+      const erased = await this.withRetries(() =>
+        this.refresh(verificationId).then(
+          () => false,
+          (error: unknown) => {
+            if (error instanceof BffHttpError && error.statusCode === 404) return true;
+            throw error;
+          },
+        ),
+      );
+      if (erased) return;
+      this.log.warn(
+        { eventId: event.id },
+        'verification_deleted for a verification the service still has; kept',
+      );
     } else if (verificationId) {
       const body = verificationEventSchema.safeParse(event.body).data;
       const noted = await this.store.exclusive(`verification:${verificationId}`, async () => {
