@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { BffDeps } from '../deps';
+import { bffErrorSchema } from '@/shared/contract/bff-api';
 import { openUnlimitedRoute } from '@/server-shared/route-rules';
 
 const healthSchema = z.object({ ok: z.boolean(), upstream: z.enum(['ok', 'unavailable', 'error']) });
@@ -13,7 +14,11 @@ const healthSchema = z.object({ ok: z.boolean(), upstream: z.enum(['ok', 'unavai
 export function healthRoutes(app: FastifyInstance, { upstream }: BffDeps) {
   app.get(
     '/api/health',
-    { ...openUnlimitedRoute, schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    {
+      ...openUnlimitedRoute('health'),
+      // 503 is also the open routes' "busy" envelope, when every health slot is taken.
+      schema: { response: { 200: healthSchema, 503: z.union([healthSchema, bffErrorSchema]) } },
+    },
     async (_request, reply) => {
       const status = await upstream.credentialsWork();
       return reply.code(status === 'ok' ? 200 : 503).send({ ok: status === 'ok', upstream: status });
