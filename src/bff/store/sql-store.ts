@@ -687,6 +687,10 @@ export class SqlStore implements BffStore {
     return count;
   }
 
+  async ping() {
+    await sql`SELECT 1`.execute(this.db);
+  }
+
   async close() {
     await this.dialect.close();
   }

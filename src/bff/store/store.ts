@@ -180,5 +180,7 @@ export interface BffStore {
   deleteOlderThan(cutoff: Date): Promise<number>;
   /** Retention: ids of the verifications unchanged since `cutoff` (erased one by one, with their media links and handoff links). */
   verificationsUnchangedSince(cutoff: Date): Promise<string[]>;
+  /** One round trip to the database (the health probe): rejects when it cannot be reached. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
