@@ -99,7 +99,7 @@ describe('the BFF on its own', () => {
     expect(res.headers.get('strict-transport-security')).toBeNull();
     const health = await fetch(`${url}${bffPaths.health}`);
     expect(health.status).toBe(503);
-    expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable' });
+    expect(await health.json()).toEqual({ ok: false, upstream: 'unavailable', store: 'ok' });
   });
 
   it('survives a refused upload while it cannot even get a token', async () => {

@@ -123,6 +123,19 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
   );
   await hub.start();
   const sync = new VerificationSync(store, upstream, hub, app.log);
+  const openRoutes = guardOpenRoutes(app, {
+    bodyTimeoutMs: config.openBodyTimeoutMs,
+    maxConcurrent: config.openMaxConcurrent,
+    // One client address holds a quarter of a pool's slots at most; the service's webhooks, once
+    // one of them was signed right, have slots of their own.
+    perAddress: Math.max(1, Math.floor(config.openMaxConcurrent / 4)),
+    busy: () =>
+      new BffHttpError(503, {
+        code: 'server.busy',
+        type: 'SystemError',
+        message: 'Too many requests under way.',
+      }),
+  });
   const deps: BffDeps = {
     config,
     store,
@@ -133,21 +146,12 @@ export async function buildBffApp(config: BffConfig, options: BuildOptions = {})
     flows: loadFlowConfig(config.flowsDir),
     brand: brandOf(config, app.log),
     publicUrl: () => config.publicUrl || listeningUrl(app, config),
+    openRoutes,
   };
 
   installErrorHandler(app);
   installReplyCompression(app);
   app.server.headersTimeout = config.headersTimeoutMs;
-  guardOpenRoutes(app, {
-    bodyTimeoutMs: config.openBodyTimeoutMs,
-    maxConcurrent: config.openMaxConcurrent,
-    busy: () =>
-      new BffHttpError(503, {
-        code: 'server.busy',
-        type: 'SystemError',
-        message: 'Too many requests under way.',
-      }),
-  });
   // Creation, send-input and the other capture writes need no sign-in: a body trickled at a byte a
   // second must not hold a connection for the request timeout, nor one address hold many.
   guardSlowBodies(app, {

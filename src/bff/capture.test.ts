@@ -306,7 +306,7 @@ describe('capture API through the BFF', () => {
 
   it('serves health with the service reachability', async () => {
     const res = await new Browser(stack.bffUrl).fetch(bffPaths.health);
-    expect(await res.json()).toEqual({ ok: true, upstream: 'ok' });
+    expect(await res.json()).toEqual({ ok: true, upstream: 'ok', store: 'ok' });
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('content-security-policy')).not.toContain("'unsafe-eval'");
     expect(res.headers.get('x-request-id')).toBeTruthy();

@@ -43,6 +43,20 @@ describe('BFF settings', () => {
     }
   });
 
+  it('refuses the published development secrets on a non-loopback address, whatever NODE_ENV', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost'])
+      expect(loadConfig({ STAFF_PASSWORD: 'p', HOST: host }).host).toBe(host);
+    for (const NODE_ENV of [undefined, 'development', 'test']) {
+      expect(() => loadConfig({ STAFF_PASSWORD: 'p', HOST: '0.0.0.0', NODE_ENV })).toThrow(
+        'Invalid setting SERVICE_CLIENT_ID: is the published development value; set your own when HOST (0.0.0.0) is not a loopback address',
+      );
+    }
+    const own = { STAFF_PASSWORD: 'p', SERVICE_CLIENT_ID: 'a', SERVICE_CLIENT_SECRET: 'b' };
+    expect(() => loadConfig({ ...own, HOST: '::' })).toThrow('Invalid setting WEBHOOK_SECRET:');
+    expect(() => loadConfig({ ...own, HOST: '192.168.1.20' })).toThrow('Invalid setting WEBHOOK_SECRET:');
+    expect(loadConfig({ ...own, WEBHOOK_SECRET: 'c', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
   it('reads URLs, the proxy setting and the brand', () => {
     const config = loadConfig({
       STAFF_PASSWORD: 'p',

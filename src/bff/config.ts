@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { isHexColor } from '@/server-shared/color-contrast';
 import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
+import { devDefaults, devSecretNames } from '@/server-shared/dev-defaults';
 import {
   decimalSetting,
   isProxyAddress,
@@ -68,6 +70,8 @@ export interface BffConfig {
   headersTimeoutMs: number;
   /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
   sendInputTimeoutMs: number;
+  /** A verification webhook whose signed `timestamp` is older than this is refused (a replay). */
+  webhookMaxAgeMs: number;
   /** Period of the reconciliation of unfinished verifications (0: never, not even at start). */
   reconcileMs: number;
   /** Days the BFF keeps verification data, events and credit checks after their last change. */
@@ -101,6 +105,15 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     }
   }
   return entries;
+}
+
+/** Whether a listen address reaches this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIPv4(bare)) return bare.startsWith('127.');
+  if (isIPv6(bare)) return bare === '::1' || /^::ffff:127\./.test(bare) || /^(0+:){7}0*1$/.test(bare);
+  return false;
 }
 
 const fontList = /^[A-Za-z0-9 ,'"-]{1,200}$/;
@@ -204,6 +217,11 @@ export const bffSettings = z
       group: 'tuning',
       description: 'time the service has to answer a send-input; then 504 `upstream.timeout`',
     }),
+    WEBHOOK_MAX_AGE_SECONDS: wholeSetting(3600, {
+      group: 'tuning',
+      description:
+        "a verification webhook whose signed `timestamp` is older is refused (longer than the sender's retries; see below)",
+    }),
     RECONCILE_SECONDS: decimalSetting(300, {
       group: 'tuning',
       description:
@@ -220,6 +238,18 @@ export const bffSettings = z
     ),
   })
   .superRefine((values, ctx) => {
+    // The development secrets are printed in this repository: a BFF others can reach must not
+    // sign webhooks or call the service with them, whatever NODE_ENV says.
+    if (!isLoopbackHost(values.HOST)) {
+      for (const name of devSecretNames) {
+        if (values[name] === devDefaults[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is the published development value; set your own when HOST (${values.HOST}) is not a loopback address`,
+          });
+      }
+    }
     refuseDevSecretsInProduction(values, ctx);
     if (values.NODE_ENV !== 'production') return;
     for (const name of ['STAFF_PASSWORD', 'SESSION_SECRET'] as const) {
@@ -265,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodiesPerAddress: s.BODIES_PER_ADDRESS,
     headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
     sendInputTimeoutMs: s.SEND_INPUT_TIMEOUT_MS,
+    webhookMaxAgeMs: s.WEBHOOK_MAX_AGE_SECONDS * 1000,
     reconcileMs: s.RECONCILE_SECONDS * 1000,
     retentionDays: s.RETENTION_DAYS,
     // The embedded service's own folder by default: the hosted API has no route that lists flows.

@@ -2,6 +2,7 @@ import type { Brand } from '@/shared/contract/page-data';
 import type { Flow } from '@/shared/flow';
 import type { BffConfig } from './config';
 import type { EventHub } from './domain/event-hub';
+import type { OpenRouteGuard } from '@/server-shared/open-route-guard';
 import type { LoginLimiter } from './http/login-limiter';
 import type { VerificationSync } from './domain/verification-sync';
 import type { BffStore } from './store/store';
@@ -21,4 +22,6 @@ export interface BffDeps {
   brand: Brand;
   /** This BFF's base URL as the service must call it back (PUBLIC_BFF_URL or the listening address). */
   publicUrl: () => string;
+  /** The open routes' slots: a sender of a validly signed webhook gets its own. */
+  openRoutes: OpenRouteGuard;
 }

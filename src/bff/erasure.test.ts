@@ -11,7 +11,7 @@ import { RetentionSweep } from './domain/retention';
 import { VerificationSync } from './domain/verification-sync';
 import { SqlStore } from './store/sql-store';
 import { UpstreamClient } from './upstream/upstream-client';
-import { Browser, eventually, secrets, startStack, type Stack } from './testing/harness';
+import { Browser, eventually, secrets, serviceToken, startStack, type Stack } from './testing/harness';
 
 // Issue 21, item 3: an erasure at the service reaches the BFF's copy, and nothing of the erased
 // person is left in either SQLite file (nor their WAL files).
@@ -26,18 +26,6 @@ function occurrences(dir: string, text: string) {
     for (let at = bytes.indexOf(text); at !== -1; at = bytes.indexOf(text, at + 1)) count++;
   }
   return count;
-}
-
-async function serviceToken(stack: Stack) {
-  const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString(
-    'base64',
-  );
-  const response = await fetch(`${stack.service.url}/oauth`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** A whole global-passport verification through the BFF, until the BFF's copy names the person. */
@@ -87,7 +75,7 @@ async function staffOf(stack: Stack) {
 async function eraseAtServiceAndWait(stack: Stack, staff: Browser, verificationId: string, what: string) {
   const erased = await fetch(`${stack.service.url}/v2/verifications/${verificationId}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${await serviceToken(stack)}` },
+    headers: { authorization: `Bearer ${await serviceToken(stack.service.url)}` },
   });
   expect(erased.status).toBe(204);
   await eventually(async () => ((await listed(staff, verificationId)) ? undefined : true), 15_000, what);

@@ -71,4 +71,19 @@ describe('the handoff carries the consent and the documents chosen', () => {
       expect(bffErrorSchema.parse(await res.json()).type).toBe('ValidationError');
     }
   });
+
+  it('refuses a consent dated in the future beyond a small clock skew (issue 34, item 6)', async () => {
+    const computer = new Browser(stack.bffUrl);
+    const { verificationId } = await verificationOn(computer);
+    for (const future of ['2999-01-01T00:00:00.000Z', new Date(Date.now() + 3600_000).toISOString()]) {
+      const res = await computer.post(bffPaths.handoff(verificationId), { consentedAt: future });
+      expect(res.status, future).toBe(400);
+      expect(bffErrorSchema.parse(await res.json()).message).toBe(
+        'Invalid handoff: consentedAt is in the future.',
+      );
+    }
+    // The computer's clock a minute ahead is fine.
+    const ahead = new Date(Date.now() + 60_000).toISOString();
+    expect((await computer.post(bffPaths.handoff(verificationId), { consentedAt: ahead })).status).toBe(201);
+  });
 });

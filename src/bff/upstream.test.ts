@@ -180,6 +180,7 @@ describe('the service connection', () => {
       expect(await (await browser.fetch(bffPaths.health)).json()).toEqual({
         ok: false,
         upstream: 'unavailable',
+        store: 'ok',
       });
     } finally {
       await stack.service.start();
@@ -190,7 +191,11 @@ describe('the service connection', () => {
       body: await selfieForm(),
     });
     expect(send.status).toBe(201);
-    expect(await (await browser.fetch(bffPaths.health)).json()).toEqual({ ok: true, upstream: 'ok' });
+    expect(await (await browser.fetch(bffPaths.health)).json()).toEqual({
+      ok: true,
+      upstream: 'ok',
+      store: 'ok',
+    });
   });
 
   // A real full disk: the service restarted on a small tmpfs (mounted over its data folder).

@@ -16,7 +16,9 @@ import { secrets } from './testing/harness';
 const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-page-'));
 const staticDir = path.join(dir, 'dist');
 const flowsDir = path.join(dir, 'flows');
-const hostile = 'Bank </script><script>alert(1)</script> <!-- & \u2028';
+const hostile = "Bank </script><script>alert(1)</script> <!-- & \u2028 $' $&";
+// `$'` and `$&` mean "the text after" and "the match" to String.replace (issue 34, item 6).
+const brandName = "Demo </script> $' $& Bank";
 let app: FastifyInstance;
 let url: string;
 
@@ -25,7 +27,7 @@ function writeBuild() {
   mkdirSync(path.join(staticDir, '.vite'), { recursive: true });
   writeFileSync(
     path.join(staticDir, 'index.html'),
-    '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-1.js"></script>' +
+    '<!doctype html><html><head><title>IDV Capture</title><script type="module" crossorigin src="/assets/index-1.js"></script>' +
       '<link rel="modulepreload" crossorigin href="/assets/jsx-runtime-1.js"></head><body><div id="root"></div></body></html>',
   );
   const manifest = {
@@ -62,7 +64,7 @@ beforeAll(async () => {
     DATA_DIR: path.join(dir, 'data'),
     STATIC_DIR: staticDir,
     FLOWS_DIR: flowsDir,
-    BRAND_NAME: 'Demo </script> Bank',
+    BRAND_NAME: brandName,
     RETENTION_DAYS: '30',
   });
   app = await buildBffApp(config, { logger: false });
@@ -114,7 +116,7 @@ describe('the HTML of /verify/:flowId', () => {
     const data = pageDataOf(await (await fetch(`${url}/verify/global-passport`)).text());
     expect(data.flow).toEqual(await (await fetch(`${url}/api/flows/global-passport`)).json());
     expect(data.brand).toEqual(await (await fetch(`${url}/api/brand`)).json());
-    expect(data.brand).toMatchObject({ name: 'Demo </script> Bank', retentionDays: 30 });
+    expect(data.brand).toMatchObject({ name: brandName, retentionDays: 30 });
     // An unknown flow: no flow in the page (the SPA asks the API, which answers 404).
     expect(pageDataOf(await (await fetch(`${url}/verify/no-such-flow`)).text()).flow).toBeUndefined();
   });
@@ -126,8 +128,18 @@ describe('the HTML of /verify/:flowId', () => {
     expect(html.match(/<\/script>/g)).toHaveLength(2); // the entry's and the data's own
     const data = pageDataOf(html);
     expect(data.flow?.name).toBe(hostile);
-    expect(data.brand.name).toBe('Demo </script> Bank');
+    expect(data.brand.name).toBe(brandName);
     expect(jsonForScript({ a: '</script>' })).toBe('{"a":"\\u003c/script\\u003e"}');
+  });
+
+  it('names the brand in the title as written, $ signs included', async () => {
+    for (const flow of ['global-passport', 'hostile']) {
+      const html = await (await fetch(`${url}/verify/${flow}`)).text();
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      expect(html).toContain("<title>Demo &lt;/script&gt; $' $&amp; Bank</title>");
+      expect(html.match(/<!doctype html>/g)).toHaveLength(1);
+      expect(html.match(/<\/head>/g)).toHaveLength(1);
+    }
   });
 
   it('does not serve the build manifest', async () => {

@@ -69,7 +69,8 @@ export const commonSettings = {
   }),
   OPEN_MAX_CONCURRENT: wholeSetting(64, {
     group: 'tuning',
-    description: 'requests on those routes under way at once; beyond it 503 at once',
+    description:
+      'requests on those routes under way at once (BFF: per route, a quarter per client address); beyond it 503 at once',
   }),
 };
 

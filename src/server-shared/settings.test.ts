@@ -22,6 +22,12 @@ describe('a process started with a setting it refuses', () => {
       'Invalid setting RATE_LIMIT_MAX: expected a whole number ≥ 0, got "1e9"',
     ],
     [
+      // Issue 34, item 4: the published development secrets on an address others reach, NODE_ENV=test.
+      'src/bff/main.ts',
+      { HOST: '0.0.0.0' },
+      'Invalid setting SERVICE_CLIENT_ID: is the published development value; set your own when HOST (0.0.0.0) is not a loopback address',
+    ],
+    [
       'src/start.ts',
       { RETENTION_DAYS: '5', RETENTION_EXPIRED_DAYS: '30' },
       'Invalid setting RETENTION_EXPIRED_DAYS: expected at most RETENTION_DAYS (5), got "30"',

@@ -7,7 +7,7 @@ import type { BffStore, PendingEvent } from '../store/store';
 import type { UpstreamClient } from '../upstream/upstream-client';
 import type { EventHub } from './event-hub';
 import { rewriteMediaUrls } from './media-urls';
-import { BffHttpError, upstreamFailed } from '../errors';
+import { BffHttpError, notFound, upstreamFailed } from '../errors';
 
 const verificationIdIn = /^\/v2\/verifications\/([^/?#]+)$/;
 const noop = () => undefined;
@@ -108,6 +108,9 @@ export class VerificationSync {
   }
 
   private async fetchAndSave(verificationId: string, requestId?: string): Promise<Refreshed> {
+    // Under the verification's lock, as the erasure is: data fetched before an erasure is not
+    // saved after it (a reconciliation round, a status poll, a replayed webhook).
+    if (await this.store.wasErased(verificationId)) throw notFound('No such verification.');
     const path = `/v2/verifications/${encodeURIComponent(verificationId)}`;
     const { body } = await this.upstream.json('GET', path, { requestId }).catch(async (error: unknown) => {
       // Gone at the service (erased there, by a request or its retention): so is the copy here.
@@ -157,16 +160,38 @@ export class VerificationSync {
     if (event.kind === 'credit-check') {
       await this.processCreditCheck(event.body);
     } else if (verificationId && event.eventName === 'verification_deleted') {
-      // Its own row goes with the verification's events: nothing is left to mark processed.
-      await this.erase(verificationId);
-      return;
+      // Believed only when the service confirms it: a 404 for the id erases the copy (and this
+      // event's row with it: nothing is left to mark processed); data answered instead is kept.
+      const erased = await this.withRetries(() =>
+        this.refresh(verificationId).then(
+          () => false,
+          (error: unknown) => {
+            if (error instanceof BffHttpError && error.statusCode === 404) return true;
+            throw error;
+          },
+        ),
+      );
+      if (erased) return;
+      this.log.warn(
+        { eventId: event.id },
+        'verification_deleted for a verification the service still has; kept',
+      );
     } else if (verificationId) {
       const body = verificationEventSchema.safeParse(event.body).data;
-      const noted = await this.store.noteVerificationEvent(verificationId, {
-        flowId: body?.flowId ?? 'unknown',
-        eventName: event.eventName,
-        at: event.receivedAt,
+      const noted = await this.store.exclusive(`verification:${verificationId}`, async () => {
+        // Erased while this event waited (or a replay that came in just then): the erasure is
+        // made again, which takes this event's row (and the metadata in its body) with it.
+        if (await this.store.wasErased(verificationId)) {
+          await this.eraseCopy(verificationId);
+          return null;
+        }
+        return this.store.noteVerificationEvent(verificationId, {
+          flowId: body?.flowId ?? 'unknown',
+          eventName: event.eventName,
+          at: event.receivedAt,
+        });
       });
+      if (!noted) return;
       const target = body ? this.resourceOf(body.resource) : null;
       if (target?.fetchable) {
         await this.withRetries(() => this.refresh(verificationId));

@@ -85,9 +85,10 @@ export class SpaPage {
       `<script type="application/json" id="page-data">${jsonForScript(pageDataSchema.parse(data))}</script>`,
     ];
     const page = this.html
-      // The tab says whose page it is before the script sets the screen's title.
-      .replace(/<title>[^<]*<\/title>/, `<title>${attribute(data.brand.name)}</title>`)
-      .replace('</head>', `${links.join('\n')}\n</head>`);
+      // The tab says whose page it is before the script sets the screen's title. Replacements as
+      // functions: a replacement string would read `$'`, `$&`, `$\`` in a brand name as patterns.
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${attribute(data.brand.name)}</title>`)
+      .replace('</head>', () => `${links.join('\n')}\n</head>`);
     // A bounded number of keys (flows × languages), but never let a bug make it grow unbounded.
     if (this.made.size < 1000) this.made.set(key, page);
     return page;

@@ -15,6 +15,9 @@ import { HandoffTokens } from '../domain/handoff-tokens';
 import { captureSessionId, startCaptureSession } from '../http/sessions';
 import { serviceId } from './verifications';
 
+/** How far ahead of ours the computer's clock may be when it says when the person agreed. */
+export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
+
 /** A handoff link works for ten minutes, once. */
 export const HANDOFF_TTL_MS = 10 * 60_000;
 
@@ -86,6 +89,9 @@ export function handoffRoutes(app: FastifyInstance, { store, sync, publicUrl, fl
     const parsed = handoffRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success)
       throw validationError(`Invalid handoff: ${parsed.error.issues[0]?.message ?? 'body'}.`);
+    // A consent dated ahead would read, on the phone and in the records, as given later than it was.
+    if (Date.parse(parsed.data.consentedAt) > Date.now() + CONSENT_CLOCK_SKEW_MS)
+      throw validationError('Invalid handoff: consentedAt is in the future.');
     const wrong = checkCarry(flows.get(summary.flowId), parsed.data);
     if (wrong) throw validationError(`Invalid handoff: ${wrong}.`);
     const { token, expiresAt } = await tokens.issue({

@@ -30,6 +30,28 @@ const personHeaders = (request: FastifyRequest): Record<string, string> => {
 
 /** Creates verifications for the browser's session, and lets it act on its own ones only. */
 export function verificationRoutes(app: FastifyInstance, { upstream, store, hub, sync }: BffDeps) {
+  /**
+   * A verification the service created but the browser never learns of (the BFF failed after the
+   * service's answer) would stay there with the person's metadata until its retention: it is
+   * deleted at once. If that fails too, the service's own expiry and retention remain.
+   */
+  const abandon = async (request: FastifyRequest, id: string) => {
+    try {
+      const res = await upstream.call({
+        method: 'DELETE',
+        path: `/v2/verifications/${encodeURIComponent(id)}`,
+        requestId: request.id,
+      });
+      await res.body.dump();
+      if (res.statusCode >= 300 && res.statusCode !== 404) throw new Error(`HTTP ${res.statusCode}`);
+    } catch (err) {
+      request.log.warn(
+        { err, verificationId: id },
+        'a verification whose creation failed is left at the service',
+      );
+    }
+  };
+
   const requireOwnVerification = async (request: FastifyRequest) => {
     const { id } = verificationParams.parse(request.params);
     const session = captureSessionId(request);
@@ -49,15 +71,26 @@ export function verificationRoutes(app: FastifyInstance, { upstream, store, hub,
         headers: personHeaders(request),
       });
       const created = creationAnswerSchema.safeParse(answer);
-      if (!created.success) throw upstreamFailed('The service created no verification.');
+      if (!created.success) {
+        // An answer of an unknown shape may still name what was created.
+        const named = serviceId.safeParse((answer as { id?: unknown } | null)?.id);
+        if (named.success) await abandon(request, named.data);
+        throw upstreamFailed('The service created no verification.');
+      }
       const { id, identity, flow, livenessChallenge } = created.data;
-      const session = startCaptureSession(request, reply);
-      const summary = await store.bindVerification(session, {
-        verificationId: id,
-        identity,
-        flowId: flow.id,
-        flowName: flow.name,
-      });
+      let summary;
+      try {
+        const session = startCaptureSession(request, reply);
+        summary = await store.bindVerification(session, {
+          verificationId: id,
+          identity,
+          flowId: flow.id,
+          flowName: flow.name,
+        });
+      } catch (error) {
+        await abandon(request, id);
+        throw error;
+      }
       hub.publish({ kind: 'verification', verification: summary });
       // Passed on as the service chose it; a service that sets none (the hosted API) leaves it out.
       const result: CreatedVerification = {

@@ -13,6 +13,28 @@ const badSignature = () =>
     message: 'Missing or wrong x-signature.',
   });
 
+/** Open (no session; its body in time), in the webhooks' own slots, outside the rate limit. */
+const webhookRoute = openUnlimitedRoute('webhooks');
+
+/** A sender's clock may be this far ahead of ours. */
+export const WEBHOOK_CLOCK_SKEW_MS = 5 * 60_000;
+
+const staleWebhook = () =>
+  new BffHttpError(400, {
+    code: 'webhook.stale',
+    type: 'ValidationError',
+    message: 'The webhook timestamp is outside the accepted window (a replay, or a clock far off).',
+  });
+
+/**
+ * The signed time of an event (its body's `timestamp`: the signature covers the body) within
+ * `maxAgeMs` before now and the clock skew after; anything else may be an old body replayed.
+ */
+export function timestampInWindow(timestamp: string, maxAgeMs: number, now = Date.now()): boolean {
+  const at = Date.parse(timestamp);
+  return Number.isFinite(at) && at >= now - maxAgeMs && at <= now + WEBHOOK_CLOCK_SKEW_MS;
+}
+
 /** A webhook body is one event: a few KB. */
 export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
@@ -34,7 +56,7 @@ export function signatureValid(secret: string, body: Buffer, signature: unknown)
  * Webhooks of the service: verified, stored once (a redelivery has the same body hash), answered
  * at once; the data they point to is fetched afterwards by VerificationSync.
  */
-export function webhookRoutes(app: FastifyInstance, { config, store, sync }: BffDeps) {
+export function webhookRoutes(app: FastifyInstance, { config, store, sync, openRoutes }: BffDeps) {
   void app.register(async (scope) => {
     // The signature covers the exact bytes: it is computed as they stream in (a request without a
     // well-formed one is refused before its body is read, a body past the cap as soon as it is),
@@ -71,6 +93,8 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync }: Bff
     const verified = (request: FastifyRequest) => {
       const body = request.body;
       if (!Buffer.isBuffer(body)) throw badSignature();
+      // Signed with our secret: the service (or whoever holds the secret), not anonymous traffic.
+      openRoutes.trust(request);
       let json: unknown;
       try {
         json = JSON.parse(body.toString('utf8'));
@@ -80,11 +104,15 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync }: Bff
       return { body, json, hash: createHash('sha256').update(body).digest('hex') };
     };
 
-    scope.post('/webhooks/verification', openUnlimitedRoute, async (request, reply) => {
+    scope.post('/webhooks/verification', webhookRoute, async (request, reply) => {
       const { body, json, hash } = verified(request);
       const event = verificationEventSchema.safeParse(json);
       if (!event.success) throw validationError('Not a verification event.', 'webhook.invalid');
+      if (!timestampInWindow(event.data.timestamp, config.webhookMaxAgeMs)) throw staleWebhook();
       const target = sync.resourceOf(event.data.resource);
+      // An erased verification stays erased: its events are answered (the sender stops) and dropped.
+      if (target && (await store.wasErased(target.verificationId)))
+        return reply.code(200).send({ received: true, duplicate: false, erased: true });
       const stored = await store.recordEvent({
         kind: 'verification',
         eventName: event.data.eventName,
@@ -103,7 +131,7 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync }: Bff
       return reply.code(200).send({ received: true, duplicate: stored.duplicate });
     });
 
-    scope.post('/webhooks/credit-check', async (request, reply) => {
+    scope.post('/webhooks/credit-check', webhookRoute, async (request, reply) => {
       const { body, json, hash } = verified(request);
       const event = creditCheckResultEventSchema.safeParse(json);
       if (!event.success) throw validationError('Not a credit-check result.', 'webhook.invalid');

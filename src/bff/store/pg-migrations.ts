@@ -100,4 +100,10 @@ export const pgMigrations: string[] = [
   );
   CREATE INDEX reviews_verification ON reviews (verification_id, decided_at DESC);
   `,
+  `
+  -- Erased verifications' ids (no personal data), so that a replayed webhook or a late fetch
+  -- recreates nothing of them.
+  CREATE TABLE erased_verifications (id TEXT PRIMARY KEY, erased_at TIMESTAMPTZ NOT NULL);
+  CREATE INDEX erased_verifications_at ON erased_verifications (erased_at);
+  `,
 ];

@@ -157,4 +157,6 @@ export interface BffTables {
     at: Time;
   };
   reviews: ReviewRow;
+  /** Ids of erased verifications, no personal data: nothing of them is written again. */
+  erased_verifications: { id: string; erased_at: Time };
 }

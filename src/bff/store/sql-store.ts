@@ -502,6 +502,11 @@ export class SqlStore implements BffStore {
       await trx.deleteFrom('session_verifications').where('verification_id', '=', id).execute();
       await trx.deleteFrom('handoff_tokens').where('verification_id', '=', id).execute();
       await trx.deleteFrom('verifications').where('id', '=', id).execute();
+      await trx
+        .insertInto('erased_verifications')
+        .values({ id, erased_at: this.dialect.now() })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
       for (let i = 0; i < mediaIds.length; i += BATCH)
         await trx
           .deleteFrom('media')
@@ -509,6 +514,15 @@ export class SqlStore implements BffStore {
           .execute();
     });
     this.dialect.afterErase();
+  }
+
+  async wasErased(id: string) {
+    const row = await this.db
+      .selectFrom('erased_verifications')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async listVerifications(filter: VerificationFilter) {
@@ -660,6 +674,10 @@ export class SqlStore implements BffStore {
       n += deleted(await trx.deleteFrom('verifications').where('updated_at', '<', at).executeTakeFirst());
       n += deleted(await trx.deleteFrom('events').where('received_at', '<', at).executeTakeFirst());
       n += deleted(await trx.deleteFrom('credit_checks').where('created_at', '<', at).executeTakeFirst());
+      // A tombstone outlives every webhook that could name it (their timestamps are checked).
+      n += deleted(
+        await trx.deleteFrom('erased_verifications').where('erased_at', '<', at).executeTakeFirst(),
+      );
       n += deleted(
         await trx.deleteFrom('handoff_tokens').where('expires_at', '<', d.epoch(cutoff)).executeTakeFirst(),
       );
@@ -667,6 +685,10 @@ export class SqlStore implements BffStore {
     });
     d.afterErase();
     return count;
+  }
+
+  async ping() {
+    await sql`SELECT 1`.execute(this.db);
   }
 
   async close() {

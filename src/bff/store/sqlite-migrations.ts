@@ -82,6 +82,7 @@ CREATE TABLE IF NOT EXISTS reviews (
   decided_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reviews_verification ON reviews (verification_id, decided_at);
+CREATE TABLE IF NOT EXISTS erased_verifications (id TEXT PRIMARY KEY, erased_at TEXT NOT NULL);
 `;
 
 export function migrateSqlite(db: Database.Database) {

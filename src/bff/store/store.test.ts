@@ -459,6 +459,20 @@ describe.each([
     expect(await store.reviewsOf('vb')).toEqual([]);
   });
 
+  it(`${backend.name}: keeps an erased verification's id (nothing else) until the retention sweep`, async () => {
+    await store.noteVerificationEvent('vt', { flowId: 'f', eventName: 'x', at: new Date().toISOString() });
+    expect(await store.wasErased('vt')).toBe(false);
+    await store.deleteVerification('vt', []);
+    // Erasing twice (a replay processed after the erasure) is harmless.
+    await store.deleteVerification('vt', []);
+    expect(await store.wasErased('vt')).toBe(true);
+    expect(await store.getVerification('vt')).toBeNull();
+    await store.deleteOlderThan(new Date(Date.now() - 60_000));
+    expect(await store.wasErased('vt')).toBe(true);
+    await store.deleteOlderThan(new Date(Date.now() + 60_000));
+    expect(await store.wasErased('vt')).toBe(false);
+  });
+
   it(`${backend.name}: creates and completes credit checks, in either order`, async () => {
     const createdAt = '2026-02-01T10:00:00.000Z';
     expect(await store.createCreditCheck(pendingCheck('c1', createdAt))).toEqual(

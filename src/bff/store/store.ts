@@ -154,9 +154,12 @@ export interface BffStore {
 
   /**
    * Erasure: the verification, its events, its session bindings, its handoffs, its input results, its reviews and the media links given (those
-   * its data pointed to). After it the BFF holds nothing of the verification.
+   * its data pointed to). After it the BFF holds nothing of the verification but its id, as a
+   * tombstone (`wasErased`), until the retention sweep.
    */
   deleteVerification(id: string, mediaIds: string[]): Promise<void>;
+  /** Whether the verification was erased here: nothing of it may be written again. */
+  wasErased(id: string): Promise<boolean>;
 
   /** Inserts a pending credit check, unless its result already arrived (then returns that). */
   createCreditCheck(record: CreditCheckRecord): Promise<CreditCheckRecord>;
@@ -172,10 +175,12 @@ export interface BffStore {
 
   /**
    * Retention: verifications (and their session bindings, input results and reviews) unchanged since `cutoff`, events
-   * received and credit checks created before it. Returns how many rows went.
+   * received, credit checks created and tombstones of erasures made before it. Returns how many rows went.
    */
   deleteOlderThan(cutoff: Date): Promise<number>;
   /** Retention: ids of the verifications unchanged since `cutoff` (erased one by one, with their media links and handoff links). */
   verificationsUnchangedSince(cutoff: Date): Promise<string[]>;
+  /** One round trip to the database (the health probe): rejects when it cannot be reached. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { afterAll, beforeAll } from 'vitest';
+import { bffPaths } from '@/shared/contract/bff-paths';
 import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
 import { freePort } from '../../../e2e/fixtures/free-port';
 import { sendInputForm } from '../../../e2e/fixtures/send-input-form';
@@ -217,6 +219,24 @@ export async function startStack(
   };
 }
 
+/**
+ * The stack of a test file and a staff browser signed in to it: started before the file's tests,
+ * stopped after them. Read `stack` and `staff` inside the tests.
+ */
+export function stackWithStaff(options: Parameters<typeof startStack>[0] = {}) {
+  const file = {} as { stack: Stack; staff: Browser };
+  beforeAll(async () => {
+    file.stack = await startStack(options);
+    file.staff = new Browser(file.stack.bffUrl);
+    const login = await file.staff.post(bffPaths.staffLogin, { password: secrets.STAFF_PASSWORD });
+    if (login.status !== 200) throw new Error(`staff login answered ${login.status}`);
+  }, 120_000);
+  afterAll(async () => {
+    await file.stack?.stop();
+  });
+  return file;
+}
+
 /** A browser: same-origin fetches to the BFF with its own cookie jar. */
 export class Browser {
   readonly cookies = new Map<string, string>();
@@ -263,6 +283,19 @@ export async function makeImage(seed: number, width = 1000, height = 700): Promi
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 92 })
     .toBuffer();
+}
+
+/** A token of the service's, as the BFF gets one (client credentials): for calls the test makes itself. */
+export async function serviceToken(serviceUrl: string) {
+  const basic = Buffer.from(`${secrets.SERVICE_CLIENT_ID}:${secrets.SERVICE_CLIENT_SECRET}`).toString(
+    'base64',
+  );
+  const response = await fetch(`${serviceUrl}/oauth`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 export const sign = (body: string, secret = secrets.WEBHOOK_SECRET) =>
