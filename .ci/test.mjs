@@ -54,7 +54,18 @@ const staticChecks = [
   ['lint', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', ['tsc', '--noEmit']],
   ['typecheck of server code without the DOM', ['tsc', '--noEmit', '-p', 'src/tsconfig.server.json']],
-  ['format', ['prettier', '--check', 'src/**/*.{ts,tsx,css}', 'e2e/**/*.ts', 'scripts/**/*.ts', '*.{ts,js}', '.ci/*.mjs']],
+  [
+    'format',
+    [
+      'prettier',
+      '--check',
+      'src/**/*.{ts,tsx,css}',
+      'e2e/**/*.ts',
+      'scripts/**/*.ts',
+      '*.{ts,js}',
+      '.ci/*.mjs',
+    ],
+  ],
 ].map(
   ([name, args]) =>
     new Promise((resolve) => {
