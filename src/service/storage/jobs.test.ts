@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { waitFor } from '../testing/harness';
@@ -166,6 +167,28 @@ describe.each([
       await waitFor(async () => ran.length > 0);
       expect(ran).toHaveLength(1);
     } finally {
+      await jobs.close();
+    }
+  });
+});
+
+describe('job queue on PostgreSQL', () => {
+  it('keeps its jobs beside the schema of DATABASE_URL (<schema>_jobs), even before that one exists', async () => {
+    const { url, schema } = freshSchemaUrl('idv_jobs');
+    schemas.push(schema);
+    const jobs = new PgJobs(url, log);
+    jobs.register('work', async () => undefined, { leaseSeconds: 1 });
+    await jobs.start();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await jobs.schedule('work', 'later', Date.now() + 3_600_000, {});
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${pg.escapeIdentifier(`${schema}_jobs`)}.job WHERE name = 'work'`,
+      );
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await client.end();
       await jobs.close();
     }
   });

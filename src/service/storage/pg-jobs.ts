@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
+import { searchPathSchema } from '@/server-shared/pg-migrate';
 import {
   MAX_ATTEMPTS,
   type JobHandler,
@@ -25,9 +26,9 @@ export function jobUuid(name: string, key: string) {
  * its queue), or `service_jobs` on `public`.
  */
 export async function jobsSchemaOf(pool: pg.Pool) {
-  const { rows } = await pool.query<{ schema: string | null }>('SELECT current_schema() AS schema');
-  const schema = rows[0].schema;
-  return !schema || schema === 'public' ? 'service_jobs' : `${schema}_jobs`;
+  // The search_path's, not current_schema(): that one is null until the schema exists.
+  const schema = await searchPathSchema(pool);
+  return schema ? `${schema}_jobs` : 'service_jobs';
 }
 
 export interface PgJobsOptions {
