@@ -163,7 +163,9 @@ try {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: databaseBase });
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(e2eSchema)} CASCADE`);
+  // The service's job queue (pg-boss) has a schema beside it.
+  for (const schema of [e2eSchema, `${e2eSchema}_jobs`])
+    await client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
   await client.end();
 } catch (error) {
   console.log(`(the schema ${e2eSchema} was not dropped: ${error.message})`);

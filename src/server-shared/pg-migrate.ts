@@ -4,6 +4,16 @@ import pg from 'pg';
 const ALREADY_THERE = new Set(['23505', '42P06']);
 
 /**
+ * The schema the connection's search_path names first (`options=-c search_path=name` in the URL),
+ * whether it exists yet or not; null for `public` or `$user`.
+ */
+export async function searchPathSchema(client: Pick<pg.ClientBase, 'query'>) {
+  const { rows } = await client.query<{ path: string }>("SELECT current_setting('search_path') AS path");
+  const first = rows[0].path.split(',')[0].trim().replace(/^"|"$/g, '');
+  return first && first !== '$user' && first !== 'public' ? first : null;
+}
+
+/**
  * Runs the migrations not yet applied (`migrations[i]` is version i + 1 in `table`), under an
  * advisory lock: processes that start together take turns, and the later ones find nothing left
  * to do. A schema named by the connection's search_path (`options=-c search_path=name` in the
@@ -17,9 +27,8 @@ export async function migrate(
 ) {
   await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
   try {
-    const { rows } = await client.query<{ path: string }>("SELECT current_setting('search_path') AS path");
-    const first = rows[0].path.split(',')[0].trim().replace(/^"|"$/g, '');
-    if (first && first !== '$user' && first !== 'public') {
+    const first = await searchPathSchema(client);
+    if (first) {
       // The BFF and the service migrate under locks of their own, so both may create the schema
       // at once: IF NOT EXISTS is not safe against that race, the loser's error is.
       await client

@@ -34,6 +34,11 @@ export interface ServiceConfig {
   webhookUrl: string | null;
   uploadWaitSeconds: number;
   webhookRetrySeconds: number[];
+  /**
+   * Keys of the access tokens: the first signs, each is accepted (a rotation). Empty: one derived
+   * from the client secret, so that every instance with the same secret accepts the others' tokens.
+   */
+  tokenSigningKeys: string[];
   /** Lifetime of an access token (ext, for tests of token renewal). */
   tokenTtlSeconds: number;
   /** The service's own base URL for resource and media links; null = derived from the listening address. */
@@ -138,6 +143,16 @@ export const serviceSettings = z
       },
       // null: not set, so the default 7 may shrink under a shorter RETENTION_DAYS.
       (raw) => (raw ? readNumber(raw, 'a decimal number ≥ 0', false) : null),
+    ),
+    TOKEN_SIGNING_KEYS: listSetting(
+      '',
+      {
+        group: 'service',
+        default: 'derived from `SERVICE_CLIENT_SECRET`',
+        description:
+          'keys of the access tokens (32+ characters each, by commas): the first signs, all are accepted',
+      },
+      { test: (entry) => entry.length >= 32, expected: 'keys of 32 characters or more separated by commas' },
     ),
     DEFAULT_FLOW_ID: textSetting('ar-national-id', {
       group: 'service',
@@ -266,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookUrl,
     uploadWaitSeconds: s.UPLOAD_WAIT_SECONDS,
     webhookRetrySeconds: s.WEBHOOK_RETRY_SECONDS,
+    tokenSigningKeys: s.TOKEN_SIGNING_KEYS,
     tokenTtlSeconds: s.TOKEN_TTL_SECONDS,
     publicUrl:
       s.PUBLIC_URL?.replace(/\/+$/, '') ?? (s.SERVICE_PORT ? `http://${s.HOST}:${s.SERVICE_PORT}` : null),

@@ -17,6 +17,8 @@ import { MediaStore } from '../storage/media-store';
 import { OutboundPolicy } from '../storage/outbound-url';
 import { Outbox } from '../storage/outbox';
 import { DeliveryQueue } from '../storage/delivery-queue';
+import { PgJobs } from '../storage/pg-jobs';
+import { SqliteJobs } from '../storage/sqlite-jobs';
 import { RetentionSweep } from '../verification/retention';
 import { VerificationRepo } from '../storage/verification-repo';
 import { creditCheckRoutes } from './routes/credit-checks';
@@ -34,7 +36,7 @@ export interface BuildOptions {
 
 /**
  * The embedded verification service as a Fastify instance; it never listens (main.ts does).
- * Timers and pending webhook deliveries resume when the instance is ready, and stop on close.
+ * Jobs and pending webhook deliveries resume when the instance is ready, and stop on close.
  */
 export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -76,6 +78,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     media,
     outbox,
     outbound,
+    jobs: config.databaseUrl ? new PgJobs(config.databaseUrl, app.log) : new SqliteJobs(db, app.log),
     log: app.log,
     baseUrl: () => config.publicUrl || listeningUrl(app, config),
   };
@@ -130,14 +133,16 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
 
   const retention = new RetentionSweep(ctx, lifecycle);
   app.addHook('onReady', async () => {
+    await ctx.jobs.start();
     retention.start();
     if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     outbox.resume();
     lifecycle.resume();
   });
   app.addHook('onClose', async () => {
-    await retention.stop();
     lifecycle.close();
+    // Waits for the runs under way (the sweep, processing cut short), before the database closes.
+    await ctx.jobs.close();
     await outbox.close();
     await outbound.close().catch(() => undefined);
     db.close();

@@ -4,9 +4,20 @@ import { SignJWT, jwtVerify } from 'jose';
 import type { ServiceConfig } from '../config';
 import { unauthorized } from '../verification/service-error';
 
-/** Signing key derived from the client secret, so that changing the secret revokes every token. */
-const signingKey = (config: ServiceConfig) =>
-  new Uint8Array(createHmac('sha256', config.clientSecret).update('idv-service-access-token').digest());
+/**
+ * The keys tokens are checked with, the signing one first: TOKEN_SIGNING_KEYS, or one derived from
+ * the client secret. Either way the client secret goes into them, so that changing it revokes every
+ * token; every instance with the same settings signs and accepts the same tokens (no state).
+ */
+const signingKeys = (config: ServiceConfig) =>
+  config.tokenSigningKeys.length
+    ? config.tokenSigningKeys.map(
+        (key) =>
+          new Uint8Array(
+            createHmac('sha256', key).update(`idv-service-access-token:${config.clientSecret}`).digest(),
+          ),
+      )
+    : [new Uint8Array(createHmac('sha256', config.clientSecret).update('idv-service-access-token').digest())];
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -33,7 +44,7 @@ export async function issueToken(config: ServiceConfig) {
     .setIssuer('idv-embedded-service')
     .setIssuedAt()
     .setExpirationTime(`${config.tokenTtlSeconds}s`)
-    .sign(signingKey(config));
+    .sign(signingKeys(config)[0]);
   // Clients of the hosted API read the account user's id from payload.user._id.
   const userId = createHmac('sha256', 'idv-service-user').update(config.clientId).digest('hex').slice(0, 24);
   return {
@@ -46,22 +57,26 @@ export async function issueToken(config: ServiceConfig) {
 export async function requireBearer(config: ServiceConfig, request: FastifyRequest) {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   if (!match) throw unauthorized('a bearer token is required');
-  let lifetime: number;
-  try {
-    const { payload } = await jwtVerify(match[1], signingKey(config), {
-      algorithms: ['HS256'],
-      issuer: 'idv-embedded-service',
-      subject: config.clientId,
-      // A token that never expires is not one this service issues, nor one issued in the future
-      // or longer ago than a token lives.
-      requiredClaims: ['exp', 'iat'],
-      // The service issues and checks its tokens on one clock: no tolerance.
-      maxTokenAge: config.tokenTtlSeconds,
-    });
-    lifetime = payload.exp! - payload.iat!;
-  } catch {
-    throw unauthorized('invalid or expired token');
+  let lifetime: number | null = null;
+  for (const key of signingKeys(config)) {
+    try {
+      const { payload } = await jwtVerify(match[1], key, {
+        algorithms: ['HS256'],
+        issuer: 'idv-embedded-service',
+        subject: config.clientId,
+        // A token that never expires is not one this service issues, nor one issued in the future
+        // or longer ago than a token lives.
+        requiredClaims: ['exp', 'iat'],
+        // The instances issue and check tokens on synchronised clocks: no tolerance.
+        maxTokenAge: config.tokenTtlSeconds,
+      });
+      lifetime = payload.exp! - payload.iat!;
+      break;
+    } catch {
+      // Another key may have signed it (a rotation under way).
+    }
   }
+  if (lifetime === null) throw unauthorized('invalid or expired token');
   // Signed with the right key but meant to live longer than TOKEN_TTL_SECONDS (exp 1e15, say):
   // not one of this service's tokens.
   if (lifetime > config.tokenTtlSeconds) throw unauthorized('invalid or expired token');

@@ -5,15 +5,11 @@ import pg from 'pg';
 import { verificationEventSchema } from '@/shared/contract/webhooks';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import {
+  completeGlobalPassport,
   createVerification,
-  faceImage,
-  noiseImage,
-  passportImage,
-  sendInput,
   startReceiver,
   startService,
   waitFor,
-  type RunningService,
 } from '../testing/harness';
 import { tempDataDir } from '../testing/temp-dirs';
 
@@ -25,31 +21,6 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await dropSchema(database.schema);
 });
-
-async function completeGlobalPassport(svc: RunningService, identity: string) {
-  return sendInput(
-    svc,
-    identity,
-    [
-      {
-        inputType: 'document-photo',
-        group: 0,
-        data: { type: 'passport', country: 'BR', page: 'front', filename: 'p.jpg' },
-      },
-      {
-        inputType: 'document-photo',
-        group: 1,
-        data: { type: 'proof-of-residency', country: 'BR', page: 'front', filename: 'r.jpg' },
-      },
-      { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
-    ],
-    [
-      { field: 'document', name: 'p.jpg', bytes: await passportImage('BRA') },
-      { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
-      { field: 'selfie', name: 's.jpg', bytes: await faceImage(640, 640) },
-    ],
-  );
-}
 
 describe.each<{ store: string; storeEnv: Record<string, string> }>([
   { store: 'SQLite', storeEnv: {} },

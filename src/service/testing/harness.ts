@@ -135,6 +135,35 @@ export const faceImage = (width: number, height: number, format: 'jpeg' | 'png' 
 /** A passport data page whose MRZ (valid check digits) names the ICAO state, e.g. ARG. */
 export const passportImage = (state: string) => passportPhoto(state);
 
+/**
+ * Every input of `global-passport` in one send-input (a Brazilian passport, a proof of residency
+ * of `residencyCountry`, a selfie), so that the verification is processed.
+ */
+export async function completeGlobalPassport(svc: RunningService, identity: string, residencyCountry = 'BR') {
+  return sendInput(
+    svc,
+    identity,
+    [
+      {
+        inputType: 'document-photo',
+        group: 0,
+        data: { type: 'passport', country: 'BR', page: 'front', filename: 'p.jpg' },
+      },
+      {
+        inputType: 'document-photo',
+        group: 1,
+        data: { type: 'proof-of-residency', country: residencyCountry, page: 'front', filename: 'r.jpg' },
+      },
+      { inputType: 'selfie-photo', data: { filename: 's.jpg' } },
+    ],
+    [
+      { field: 'document', name: 'p.jpg', bytes: await passportImage('BRA') },
+      { field: 'document', name: 'r.jpg', bytes: await noiseImage(800, 640) },
+      { field: 'selfie', name: 's.jpg', bytes: await faceImage(640, 640) },
+    ],
+  );
+}
+
 /** Adds a JPEG COM segment right after SOI: how a sample carries a scenario or person marker. */
 export function withJpegComment(jpeg: Buffer, text: string) {
   const body = Buffer.from(text, 'latin1');

@@ -3,6 +3,7 @@ import type { Flow } from '@/shared/flow';
 import type { ServiceConfig } from '../config';
 import type { Db } from '../storage/db';
 import type { FlowPlan } from '@/shared/flow-plan';
+import type { JobQueue } from '../storage/jobs';
 import type { MediaStore } from '../storage/media-store';
 import type { OutboundPolicy } from '../storage/outbound-url';
 import type { Outbox } from '../storage/outbox';
@@ -19,6 +20,8 @@ export interface ServiceContext {
   plans: Map<string, FlowPlan>;
   media: MediaStore;
   outbox: Outbox;
+  /** Deadlines and background work that outlive this process (storage/jobs.ts). */
+  jobs: JobQueue;
   /** Where webhooks and callbacks may go (outbound-url.ts). */
   outbound: OutboundPolicy;
   log: FastifyBaseLogger;

@@ -6,7 +6,7 @@ import type { InputRow, VerificationRow } from '../storage/rows';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import type { FinalStatus } from '@/shared/contract/verification';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
-import { Timers } from './timers';
+import type { JobPayload } from '../storage/jobs';
 import { makeVideoStills } from './video-stills';
 import { addFaceDescriptors } from './face-descriptors';
 import { shownStep } from './document-check-step';
@@ -20,16 +20,45 @@ type Completion = 'complete' | 'waiting' | 'incomplete';
  * The verification state machine: pending (collecting inputs) → running (processing, inputs
  * locked) → verified | reviewNeeded | rejected; a pending verification may expire. Every state
  * change writes its webhook events to the outbox in the same transaction. Deadlines (upload wait,
- * expiry) live in the database, so a restarted service picks them up again (resume()).
+ * expiry) and processing are durable jobs (ctx.jobs): any instance on PostgreSQL, or the next
+ * start on SQLite, runs what a stopped or dead process left. A job may run twice or early, so each
+ * handler checks the verification's state and times first.
  */
 export class Lifecycle {
-  private readonly timers = new Timers();
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly processing = new Set<string>();
   private readonly shutdown = new AbortController();
   private closed = false;
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext) {
+    const idOf = (payload: JobPayload) => String(payload.id);
+    ctx.jobs.register('expire', (payload) => this.expire(idOf(payload)), {
+      leaseSeconds: 60,
+      concurrency: 2,
+    });
+    ctx.jobs.register(
+      'upload-wait',
+      async (payload) => {
+        const v = this.ctx.repo.get(idOf(payload));
+        if (v) await this.withLock(v.identity, async () => this.evaluate(v.id));
+      },
+      { leaseSeconds: 60, concurrency: 2 },
+    );
+    // A run is a few seconds of checks; the lease is what a killed instance's run waits for.
+    ctx.jobs.register('process', (payload) => this.process(idOf(payload)), {
+      leaseSeconds: 600,
+      concurrency: 2,
+    });
+  }
+
+  /** Schedules a job after the change that needs it committed; a failure is logged (resume() catches up). */
+  private later(name: string, id: string, at: number, keep = false) {
+    this.background(this.ctx.jobs.schedule(name, id, at, { id }, { keep }));
+  }
+
+  private drop(name: string, id: string) {
+    this.background(this.ctx.jobs.cancel(name, id));
+  }
 
   /** Work started by a timer or after a response: a failure is logged, never an unhandled rejection. */
   private background(work: Promise<unknown>) {
@@ -80,7 +109,7 @@ export class Lifecycle {
       challenge: origin.challenge ? JSON.stringify(origin.challenge) : null,
       created_at: now,
     });
-    this.timers.set(`expire:${id}`, expiresAt, () => this.expire(id));
+    this.later('expire', id, expiresAt);
     return this.ctx.repo.get(id)!;
   }
 
@@ -159,11 +188,9 @@ export class Lifecycle {
         // Processing waits for a back side that may still come.
         this.event(v, 'verification_postponed');
       }
-      if (v.status === 'pending') {
-        const expiresAt = Date.now() + this.ctx.config.verificationTtlSeconds * 1000;
-        this.touch(v.id, { expires_at: expiresAt });
-        this.timers.set(`expire:${v.id}`, expiresAt, () => this.expire(v.id));
-      }
+      // The expiry job finds the later time when it runs, and waits again.
+      if (v.status === 'pending')
+        this.touch(v.id, { expires_at: Date.now() + this.ctx.config.verificationTtlSeconds * 1000 });
     })();
     this.evaluate(v.id);
     this.ctx.outbox.resume();
@@ -175,20 +202,16 @@ export class Lifecycle {
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
     const state = this.completion(plan, v, this.ctx.repo.inputs(v.id));
-    if (state === 'waiting' && v.wait_until !== null) {
-      this.timers.set(`wait:${v.id}`, v.wait_until, () =>
-        this.background(this.withLock(v.identity, async () => this.evaluate(v.id))),
-      );
-    }
+    if (state === 'waiting' && v.wait_until !== null) this.later('upload-wait', v.id, v.wait_until);
     if (state !== 'complete') return;
-    this.timers.clear(`wait:${v.id}`);
-    this.timers.clear(`expire:${v.id}`);
+    this.drop('upload-wait', v.id);
+    this.drop('expire', v.id);
     this.ctx.db.transaction(() => {
       this.touch(v.id, { status: 'running', inputs_completed_at: Date.now() });
       this.event(v, 'verification_inputs_completed');
     })();
     this.ctx.outbox.resume();
-    this.background(this.process(v.id));
+    this.later('process', v.id, Date.now());
   }
 
   async skipWait(v: VerificationRow) {
@@ -200,21 +223,22 @@ export class Lifecycle {
     });
   }
 
-  private expire(id: string) {
+  /** The expiry job: expires the verification if it is still unfinished and its time has come. */
+  private async expire(id: string) {
     const v = this.ctx.repo.get(id);
-    if (!v || v.status !== 'pending' || v.expired) return;
-    this.background(
-      this.withLock(v.identity, async () => {
-        const current = this.ctx.repo.get(id)!;
-        if (current.status !== 'pending' || current.expired) return;
-        this.ctx.db.transaction(() => {
-          this.touch(id, { expired: 1 });
-          this.event(current, 'verification_expired');
-        })();
-        this.timers.clear(`wait:${id}`);
-        this.ctx.outbox.resume();
-      }),
-    );
+    if (!v || v.status !== 'pending' || v.expired || v.expires_at === null) return;
+    // Activity moved the time on since the job was scheduled: wait for the new one.
+    if (v.expires_at > Date.now()) return this.later('expire', id, v.expires_at);
+    await this.withLock(v.identity, async () => {
+      const current = this.ctx.repo.get(id);
+      if (!current || current.status !== 'pending' || current.expired) return;
+      this.ctx.db.transaction(() => {
+        this.touch(id, { expired: 1 });
+        this.event(current, 'verification_expired');
+      })();
+      this.drop('upload-wait', id);
+      this.ctx.outbox.resume();
+    });
   }
 
   /** Reveals the results step by step (PROCESSING_STEP_MS apart), each with a step_completed event. */
@@ -252,7 +276,10 @@ export class Lifecycle {
             ? result.steps.find((s) => s.id === index)!
             : result.documents[Number(index)].steps.find((s) => s.id === stepId)!;
         result.done.push(key);
-        this.ctx.db.transaction(() => {
+        const emitted = this.ctx.db.transaction(() => {
+          // Another run of the same job (a lapsed lease) got there first: its event stands alone.
+          const stored = this.ctx.repo.get(id)?.result;
+          if (stored && (JSON.parse(stored) as ProcessingResult).done.includes(key)) return false;
           this.touch(id, { result: JSON.stringify(result) });
           // A check not performed is no step of the hosted shape: no event for it there either.
           if (shownStep(step, this.ctx.config.extensions)) {
@@ -263,11 +290,14 @@ export class Lifecycle {
               },
             });
           }
+          return true;
         })();
+        if (!emitted) return;
         this.ctx.outbox.resume();
       }
-      if (this.closed || !this.ctx.repo.get(id)) return;
+      if (this.closed) return;
       this.ctx.db.transaction(() => {
+        if (this.ctx.repo.get(id)?.status !== 'running') return;
         this.touch(id, { status: result.finalStatus, completed_at: Date.now() });
         this.event(v, 'verification_completed');
       })();
@@ -285,8 +315,8 @@ export class Lifecycle {
    */
   async erase(v: VerificationRow) {
     await this.withLock(v.identity, async () => {
-      this.timers.clear(`wait:${v.id}`);
-      this.timers.clear(`expire:${v.id}`);
+      this.drop('upload-wait', v.id);
+      this.drop('expire', v.id);
       const media = this.ctx.repo.mediaIdsOf(v.id);
       this.ctx.db.transaction(() => {
         this.ctx.repo.delete(v.id);
@@ -310,23 +340,27 @@ export class Lifecycle {
     this.ctx.outbox.resume();
   }
 
-  /** At start: deadlines of pending verifications, and processing cut short by a stop. */
+  /**
+   * At start, a catch-up: a job for every unfinished verification that has none (one whose job
+   * was never scheduled, the process dying between its commit and the schedule, or a file from
+   * before the jobs). A job waiting or under way elsewhere stays as it is.
+   */
   resume() {
     const rows = this.ctx.repo.unfinished();
     for (const v of rows) {
       if (!this.ctx.plans.has(v.flow_id)) continue;
       if (v.status === 'running') {
-        this.background(this.process(v.id));
+        this.later('process', v.id, Date.now(), true);
         continue;
       }
-      if (v.expires_at !== null) this.timers.set(`expire:${v.id}`, v.expires_at, () => this.expire(v.id));
+      if (v.expires_at !== null) this.later('expire', v.id, v.expires_at, true);
       this.background(this.withLock(v.identity, async () => this.evaluate(v.id)));
     }
   }
 
+  /** Stops: runs under way return early (their jobs run again), the job queue closes after. */
   close() {
     this.closed = true;
     this.shutdown.abort();
-    this.timers.close();
   }
 }

@@ -1,4 +1,3 @@
-import { PeriodicTask } from '@/server-shared/periodic-task';
 import type { ServiceContext } from './context';
 import type { Lifecycle } from './lifecycle';
 
@@ -8,19 +7,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Personal data is not kept forever: once a day (and at start) every verification untouched for
  * `RETENTION_DAYS` (an expired one after `RETENTION_EXPIRED_DAYS`) is erased the way
  * `DELETE /v2/verifications/{id}` erases it (inputs, media files, events), and credit checks and
- * webhook events older than `RETENTION_DAYS` go too. 0 days keeps everything.
+ * webhook events older than `RETENTION_DAYS` go too. 0 days keeps everything. The sweep is a job
+ * that schedules its next run: one job for all instances (a start moves it to now).
  */
 export class RetentionSweep {
-  private readonly schedule = new PeriodicTask(
-    () => this.sweep(),
-    DAY_MS,
-    (err) => this.ctx.log.warn({ err }, 'retention sweep failed'),
-  );
-
   constructor(
     private readonly ctx: ServiceContext,
     private readonly lifecycle: Lifecycle,
-  ) {}
+  ) {
+    ctx.jobs.register(
+      'retention',
+      async () => {
+        await this.sweep();
+        await this.ctx.jobs.schedule('retention', 'daily', Date.now() + DAY_MS, {});
+      },
+      // Erasing many verifications takes a while; a killed instance's sweep waits this long.
+      { leaseSeconds: 3600 },
+    );
+  }
 
   /** When a verification last touched at `updatedAt` will be erased (null: never). */
   static deletionDate(
@@ -56,11 +60,10 @@ export class RetentionSweep {
     return swept;
   }
 
+  /** A sweep now (at start), then daily; call once the job queue is started. */
   start() {
-    this.schedule.start();
-  }
-
-  stop() {
-    return this.schedule.stop();
+    this.ctx.jobs
+      .schedule('retention', 'daily', Date.now(), {})
+      .catch((err: unknown) => this.ctx.log.warn({ err }, 'retention sweep not scheduled'));
   }
 }

@@ -278,3 +278,30 @@ function oauthAt(url: string, authorization: string) {
     body: 'grant_type=client_credentials',
   });
 }
+describe('tokens across instances', () => {
+  it('a token of one instance is taken by another with the same settings; TOKEN_SIGNING_KEYS rotates', async () => {
+    const oldKey = 'old-signing-key-old-signing-key-0001';
+    const newKey = 'new-signing-key-new-signing-key-0002';
+    const status = async (to: RunningService, from: RunningService) =>
+      (await fetch(`${to.url}/v2/flows`, { headers: from.auth })).status;
+    // Each its own DATA_DIR: nothing of a token is kept by the instance that issued it.
+    const [derivedA, derivedB, before, during, after] = await Promise.all([
+      startService(),
+      startService(),
+      startService({ TOKEN_SIGNING_KEYS: oldKey }),
+      startService({ TOKEN_SIGNING_KEYS: `${newKey},${oldKey}` }),
+      startService({ TOKEN_SIGNING_KEYS: newKey }),
+    ]);
+    try {
+      expect(await status(derivedB, derivedA)).toBe(200);
+      expect(await status(during, before)).toBe(200);
+      expect(await status(after, during)).toBe(200);
+      // A key out of the list, or none set (derived from the secret) against set keys: refused.
+      expect(await status(after, before)).toBe(401);
+      expect(await status(derivedA, before)).toBe(401);
+      expect(await status(before, derivedA)).toBe(401);
+    } finally {
+      await Promise.all([derivedA, derivedB, before, during, after].map((s) => s.close()));
+    }
+  });
+});
