@@ -85,10 +85,11 @@ describe.each([
   it('runs a job when it is due, with its payload; scheduling again replaces it', async () => {
     const { jobs, ran } = await queueWithLog(store());
     try {
-      await jobs.schedule('work', 'a', Date.now() + 300, { n: 1 });
-      await jobs.schedule('work', 'a', Date.now() + 300, { n: 2 });
+      // Due far enough ahead that the first `a` cannot run before it is replaced, on a busy machine too.
+      await jobs.schedule('work', 'a', Date.now() + 2000, { n: 1 });
+      await jobs.schedule('work', 'a', Date.now() + 2000, { n: 2 });
       // Due after `a`: once it ran, a first `a` left in place would have run too.
-      await jobs.schedule('work', 'barrier', Date.now() + 600, { n: 3 });
+      await jobs.schedule('work', 'barrier', Date.now() + 3000, { n: 3 });
       await waitFor(async () => ran.some((p) => p.n === 3));
       expect(ran.map((p) => p.n).sort()).toEqual([2, 3]);
     } finally {
@@ -99,10 +100,10 @@ describe.each([
   it('never runs a cancelled job', async () => {
     const { jobs, ran } = await queueWithLog(store());
     try {
-      await jobs.schedule('work', 'cancelled', Date.now() + 300, { n: 'cancelled' });
+      await jobs.schedule('work', 'cancelled', Date.now() + 2000, { n: 'cancelled' });
       await jobs.cancel('work', 'cancelled');
       // Due after the cancelled one would have been: once it ran, the cancelled one had its chance.
-      await jobs.schedule('work', 'barrier', Date.now() + 600, { n: 'barrier' });
+      await jobs.schedule('work', 'barrier', Date.now() + 3000, { n: 'barrier' });
       await waitFor(async () => ran.length > 0);
       await jobs.schedule('work', 'barrier-2', Date.now(), { n: 'barrier-2' });
       await waitFor(async () => ran.length > 1);
