@@ -7,6 +7,7 @@
 // before and after a change, without the others' minutes.
 import { loadavg } from 'node:os';
 import { documentsSection } from './lib/accuracy-documents';
+import { faceCoverSection } from './lib/accuracy-face-cover';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
@@ -14,6 +15,7 @@ import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set'
 
 const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   faces: facesAccuracy,
+  'face-cover': faceCoverSection,
   mrz: mrzAccuracy,
   liveness: livenessSection,
   documents: documentsSection,
