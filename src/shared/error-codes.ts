@@ -81,7 +81,7 @@ export const errorTypeOf = (code: ErrorCode) =>
 /**
  * Codes that no model shipped with the project judges; the embedded service reads them from a
  * sample file's scenario marker (wire contract §4). The others are measured from the bytes and
- * pixels (faces, eyes, MRZ, PDF417 and their mismatches, the document's outline and the back's
+ * pixels (faces, eyes, masks and dark lenses, MRZ, PDF417 and their mismatches, the document's outline and the back's
  * portrait: src/service/checks/README.md).
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
@@ -92,8 +92,6 @@ export const markerOnlyCodes: readonly ErrorCode[] = [
   'documentPhoto.missingFields',
   'documentPhoto.wrongFormat',
   'documentPhoto.occludedDocument',
-  'selfiePhoto.maskDetected',
-  'selfiePhoto.sunGlasses',
   'selfiePhoto.validationError',
 ];
 

@@ -11,6 +11,8 @@
  * card's text measured 0.45 but only 34 px on a 630 px card (5 %), while faces measured 212–391 px.
  */
 
+import { faceCoverVerdict, type FaceCover } from './face-cover';
+
 /** Detector confidence below which a candidate box is ignored. */
 export const FACE_MIN_CONFIDENCE = 0.2;
 /** A face must span at least this share of the image's shorter side (drops text false positives). */
@@ -188,6 +190,8 @@ export interface FaceJudgement {
   faces: DetectedFace[];
   /** Mean eye openness of the largest face, when the mesh has the eye landmarks. */
   eyeOpenness?: number;
+  /** A mask or dark lenses on the largest face (`face-cover.ts`), when its pixels were measured. */
+  cover?: FaceCover;
 }
 
 // Facemesh landmark indices: upper and lower lid, inner and outer corner of each eye.
@@ -219,12 +223,19 @@ export function judgeFaces(detected: DetectedFace[], width: number, height: numb
   return eyes === undefined ? { faces } : { faces, eyeOpenness: eyes };
 }
 
-export type SelfieFaceVerdict = 'noFace' | 'multipleFaces' | 'closedEyes' | null;
+export type SelfieFaceVerdict =
+  'noFace' | 'multipleFaces' | 'sunGlasses' | 'maskDetected' | 'closedEyes' | null;
 
-/** The selfie rule: exactly one face, eyes open. */
+/**
+ * The selfie rule: exactly one face, not behind dark lenses, not covered by a mask, eyes open. The
+ * lenses come before the eyes (the lids behind them are the mesh's guess) and before the mask (whose
+ * reference skin is the eye band, which lenses hide).
+ */
 export function selfieVerdict(judgement: FaceJudgement): SelfieFaceVerdict {
   if (judgement.faces.length === 0) return 'noFace';
   if (judgement.faces.length > 1) return 'multipleFaces';
+  const cover = faceCoverVerdict(judgement.cover);
+  if (cover) return cover;
   if (judgement.eyeOpenness !== undefined && judgement.eyeOpenness < EYES_CLOSED_MAX_OPENNESS)
     return 'closedEyes';
   return null;
@@ -237,15 +248,20 @@ export function selfieVerdict(judgement: FaceJudgement): SelfieFaceVerdict {
  */
 export const GUIDE_FACE_MIN_SIDE_SHARE = 0.25;
 
-export type FaceGuide = 'noFace' | 'tooFar' | 'multipleFaces' | 'ready';
+export type FaceGuide = 'noFace' | 'tooFar' | 'multipleFaces' | 'sunglasses' | 'mask' | 'ready';
 
-/** What the live camera tells the person about the faces it sees (the selfie rule, plus distance). */
+/**
+ * What the live camera tells the person about the faces it sees (the selfie rule, plus distance):
+ * a face near enough to judge behind lenses or a mask is asked to take them off.
+ */
 export function faceGuide(judgement: FaceJudgement, width: number, height: number): FaceGuide {
   const [first] = judgement.faces;
   if (!first) return 'noFace';
   if (judgement.faces.length > 1) return 'multipleFaces';
   const side = Math.min(first.box[2], first.box[3]);
-  return side < Math.min(width, height) * GUIDE_FACE_MIN_SIDE_SHARE ? 'tooFar' : 'ready';
+  if (side < Math.min(width, height) * GUIDE_FACE_MIN_SIDE_SHARE) return 'tooFar';
+  const cover = faceCoverVerdict(judgement.cover);
+  return cover === 'sunGlasses' ? 'sunglasses' : cover === 'maskDetected' ? 'mask' : 'ready';
 }
 
 /** Cosine similarity of two face descriptors (−1…1): the face match's score before 2026-11-26, kept as bench:descriptors' baseline. */

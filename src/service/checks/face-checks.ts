@@ -22,9 +22,10 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
   facts.faces = judgement.faces.length;
   if (judgement.eyeOpenness !== undefined)
     facts.eyeOpenness = Math.round(judgement.eyeOpenness * 1000) / 1000;
+  if (judgement.cover) facts.faceCover = judgement.cover;
 }
 
-/** The selfie rule (exactly one face, eyes open), on the file or its decoded pixels. */
+/** The selfie rule (exactly one face, no dark lenses, no mask, eyes open), on the file or its decoded pixels. */
 export async function selfieFaces(image: string | FacePixels, facts: InputFacts) {
   const judgement = await detectFaces(image, 'selfie', { crowd: true });
   record(facts, judgement);

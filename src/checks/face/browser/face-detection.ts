@@ -12,6 +12,7 @@ import {
   type FaceUse,
   type SelfieFaceVerdict,
 } from '@/checks/face/face-rules';
+import { measureFaceCover, type FaceCover } from '@/checks/face/face-cover';
 import { insideQuad, type Point } from '@/checks/document/document-outline';
 import { headYaw, type ChallengeFrame } from '@/checks/video/liveness-challenge';
 
@@ -91,22 +92,47 @@ export function backendOf(human: Human): string {
 }
 
 // Each call names its models: Human merges a call's configuration into its own, so a document's
-// count (no iris) would otherwise leave the next selfie without eye openness.
+// count (no iris) would otherwise leave the next selfie without eye openness. A selfie's judgement
+// (the cover measures need the drawn pixels, which the next look redraws) is made in the same turn.
 function detectOne(human: Human, draw: () => Canvas, use: FaceUse = 'selfie') {
   return inTurn(async () => {
     const start = performance.now();
     const input = draw();
     const drawnAt = performance.now();
     const result = await human.detect(input, faceUseConfig(use) as Parameters<Human['detect']>[1]);
+    let judgement = judgeFaces(detectedOf(result), input.width, input.height);
+    if (use === 'selfie') {
+      const cover = coverOf(input, judgement.faces[0]);
+      if (cover) judgement = { ...judgement, cover };
+    }
     const end = performance.now();
     return {
       result,
+      judgement,
       width: input.width,
       height: input.height,
       detectMs: end - drawnAt,
       totalMs: end - start,
     };
   });
+}
+
+/**
+ * The cover measures of a face (`@/checks/face/face-cover`) from the canvas it was detected on:
+ * only the face's box and a margin are read back (the forehead and the cheeks lie within it).
+ */
+function coverOf(canvas: Canvas, face: DetectedFace | undefined): FaceCover | undefined {
+  if (!face) return undefined;
+  const [x, y, w, h] = face.box;
+  const margin = 0.15 * Math.max(w, h);
+  const left = Math.max(0, Math.floor(x - margin));
+  const top = Math.max(0, Math.floor(y - margin));
+  const right = Math.min(canvas.width, Math.ceil(x + w + margin));
+  const bottom = Math.min(canvas.height, Math.ceil(y + h + margin));
+  if (right <= left || bottom <= top) return undefined;
+  const context = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+  const { data, width, height } = context.getImageData(left, top, right - left, bottom - top);
+  return measureFaceCover({ data, width, height, channels: 4, left, top }, face.mesh);
 }
 
 type Canvas = OffscreenCanvas | HTMLCanvasElement;
@@ -165,11 +191,10 @@ export async function lookAtFrame(
   frame: CanvasImageSource,
   size: { width: number; height: number },
 ): Promise<FaceLook> {
-  const { result, width, height, totalMs } = await detectOne(
+  const { judgement, width, height, totalMs } = await detectOne(
     human,
     () => (frameCanvas = drawn(frame, size, GUIDE_FRAME_LONG_SIDE, frameCanvas)),
   );
-  const judgement = judgeFaces(detectedOf(result), width, height);
   const guide = faceGuide(judgement, width, height);
   const [first] = judgement.faces;
   const yaw = first ? headYaw(first.mesh) : undefined;
@@ -193,14 +218,13 @@ export interface SelfieFaces {
 /** Detects faces on a selfie (orientation from the file, long side 1024) and judges them as the service will. */
 export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFaces> {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const { result, width, height, detectMs } = await detectOne(human, () => {
+  const { judgement, detectMs } = await detectOne(human, () => {
     try {
       return drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
     } finally {
       bitmap.close();
     }
   });
-  const judgement = judgeFaces(detectedOf(result), width, height);
   const { faces, eyeOpenness } = judgement;
   const verdict = selfieVerdict(judgement);
   return { verdict, faces: faces.length, ...(eyeOpenness === undefined ? {} : { eyeOpenness }), detectMs };

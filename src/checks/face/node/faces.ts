@@ -15,6 +15,7 @@ import {
   type DetectedFace,
   type FaceJudgement,
 } from '@/checks/face/face-rules';
+import { measureFaceCover } from '@/checks/face/face-cover';
 import type * as Tf from '@tensorflow/tfjs-core';
 import { MAX_IMAGE_PIXELS } from '@/shared/limits';
 import {
@@ -189,6 +190,11 @@ export function detectFacesInPixels(
       }
       // The face match compares the largest face only: the others get no descriptor.
       const [largest] = judgement.faces;
+      // A selfie's face, behind lenses or a mask: from the same RGB values the tensor was made of.
+      if (use === 'selfie' && largest) {
+        const cover = measureFaceCover({ data: values, width, height, channels: 3 }, largest.mesh);
+        if (cover) judgement = { ...judgement, cover };
+      }
       if (FACE_USE_MODELS[use].descriptor && largest) {
         const embedding = await recognitionDescriptor(
           net,

@@ -1,3 +1,4 @@
+import type { FaceCover } from '@/checks/face/face-cover';
 import type { ErrorCode } from '@/shared/error-codes';
 import type { FileFormat } from '@/shared/file-format';
 import type { BankStatement } from '@/shared/contract/verification';
@@ -50,6 +51,8 @@ export interface InputFacts {
   faces?: number;
   /** Mean eye openness of the largest face (`src/checks/face/face-rules.ts`). */
   eyeOpenness?: number;
+  /** A selfie's face behind dark lenses or a mask: the measures (`src/checks/face/face-cover.ts`). */
+  faceCover?: FaceCover;
   /**
    * Face descriptor of the largest face, for the face match (faces.ts `storedDescriptor`); added
    * when the verification is processed (src/service/face-descriptors.ts).

@@ -20,6 +20,8 @@ const codes = [
   'client.noFace',
   'client.multipleFaces',
   'client.closedEyes',
+  'client.sunGlasses',
+  'client.maskDetected',
   'client.noPdf417',
   'client.fileMissing',
 ] as const;

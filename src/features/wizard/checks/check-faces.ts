@@ -131,6 +131,8 @@ const codeOf = {
   noFace: 'client.noFace',
   multipleFaces: 'client.multipleFaces',
   closedEyes: 'client.closedEyes',
+  sunGlasses: 'client.sunGlasses',
+  maskDetected: 'client.maskDetected',
 } as const satisfies Record<string, ClientCheckCode>;
 
 /** Detects faces on a selfie and judges them as the service will (in the face worker). */
