@@ -18,6 +18,7 @@ import type { Pdf417Read } from '@/checks/document/node/barcode';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import {
   documentFaces,
+  documentPortrait,
   markNotChecked,
   selfieFaces,
   videoChallenge,
@@ -35,6 +36,15 @@ import { readPdf } from '@/checks/pdf/node/pdf-reader';
 import type { CheckOutcome, InputFacts, Person, StoredFile } from '@/checks/inputs/node/types';
 import { checkContainer } from '@/checks/video/node/video';
 import { zonePerson } from '@/checks/mrz/node/zone-person';
+import type { LayoutSeen } from '@/checks/document/template-matching';
+import type { AlterationMap } from '@/checks/document/alteration';
+import { alterationOutcome } from '@/checks/document/node/alteration-check';
+import {
+  portraitOnDocument,
+  templateOutcome,
+  zoneFormat,
+  type PortraitFound,
+} from '@/checks/document/node/template-check';
 
 export interface DocumentPhotoContext {
   type: DocumentType;
@@ -188,6 +198,8 @@ interface PhotoCheck {
   faces?: boolean;
   /** Find the document in the photo (when no marker decides). */
   document?: boolean;
+  /** Measure what alteration detection compares (when no marker decides). */
+  alteration?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -217,6 +229,7 @@ async function checkPhoto(
       faces?: FacePixels;
       facesCrop?: FacePixels;
       document?: InspectedDocument;
+      alteration?: AlterationMap | null | { failed: string };
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -248,6 +261,7 @@ async function checkPhoto(
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,
     document: !scenario && photo.document,
+    alteration: !scenario && photo.alteration,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -267,6 +281,7 @@ async function checkPhoto(
     faces: measured.faces,
     facesCrop: measured.facesCrop,
     document: measured.document,
+    alteration: measured.alteration,
   };
 }
 
@@ -305,6 +320,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       mrz: readsMrz(ctx) || zoneMeansBack || wantsFace || readsZoneForFields,
       faces: wantsFace || portraitMeansFront,
       document: true,
+      alteration: wantsFace,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -374,20 +390,32 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       return (zoneRead = { mrz, seen });
     };
     let faces: Awaited<ReturnType<typeof documentFaces>> = null;
+    let portraitFound: PortraitFound | undefined;
     let features: SideFeatures = { portrait: backPortrait, zone: glyphZone, barcode: null };
     if (wantsFace) {
       // A portrait check that cannot run is no refusal: the front is kept, marked not checked.
       let ran = true;
-      const looked = async (image: string | FacePixels, inside?: { x: number; y: number }[]) =>
-        documentFaces(image, facts, inside).catch((error: unknown) => {
+      const looked = async (
+        image: string | FacePixels,
+        on: PortraitFound['on'],
+        inside?: { x: number; y: number }[],
+      ) => {
+        const seen = await documentPortrait(image, facts, inside).catch((error: unknown) => {
           markNotChecked(facts, 'faces', `the portrait could not be looked for: ${whyNotRun(error)}`);
           ran = false;
-          return null;
+          return { verdict: null, box: undefined };
         });
+        if (seen.box) portraitFound = { box: seen.box, on };
+        return seen.verdict;
+      };
       // On the whole photo, the portrait is a face on the found document; then on the document
       // straightened, where a portrait far in the frame is larger.
-      faces = await looked(photo.faces ?? file.path, photo.document?.quad);
-      if (faces === 'noFace' && photo.facesCrop) faces = await looked(photo.facesCrop);
+      const quad = photo.document?.quad;
+      faces = await looked(photo.faces ?? file.path, { photo: { quad } }, quad);
+      if (faces === 'noFace' && photo.facesCrop) {
+        const { width, height } = photo.facesCrop;
+        faces = await looked(photo.facesCrop, { straightened: { width, height } });
+      }
       const portrait = ran ? faces !== 'noFace' : null;
       // A zone is read on any front: passports and TD2 cards print it there (the OCR runs only on a
       // front without a portrait, or where the flow reads the zone anyway).
@@ -462,6 +490,29 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       }
     }
     if (sameSideTwice(distance, claim, features)) return sameSide();
+    if (wantsFace) {
+      // The layout seen on an identity document's front, matched against its known revisions.
+      const zoneLines = zoneRead?.seen && zoneRead.mrz.found ? zoneRead.mrz.lines : undefined;
+      const seen: LayoutSeen = {
+        page: 'front',
+        aspect: facts.documentAspect,
+        portrait: portraitFound
+          ? portraitOnDocument(portraitFound, { width: facts.width ?? 1, height: facts.height ?? 1 })
+          : faces === 'noFace'
+            ? null
+            : undefined,
+        zone: zoneLines ? zoneFormat(zoneLines) : undefined,
+        barcode: facts.pdf417,
+      };
+      facts.documentChecks = {
+        ...facts.documentChecks,
+        'template-matching': templateOutcome(claim, seen, {
+          samples: ctx.markers,
+          today: new Date().toISOString().slice(0, 10),
+        }),
+        'alteration-detection': alterationOutcome(photo.alteration, portraitFound, photo.document?.quad),
+      };
+    }
     return pass(facts);
   });
 }

@@ -45,6 +45,19 @@ export async function documentFaces(
   inside?: Point[],
   minScore = 0,
 ): Promise<'noFace' | 'crowd' | null> {
+  return (await documentPortrait(image, facts, inside, minScore)).verdict;
+}
+
+/**
+ * `documentFaces` with where the portrait (the largest face counted) is: its centre as shares of
+ * the image's width and height, for template matching, and its box in the same shares.
+ */
+export async function documentPortrait(
+  image: string | FacePixels,
+  facts: InputFacts,
+  inside?: Point[],
+  minScore = 0,
+): Promise<{ verdict: 'noFace' | 'crowd' | null; box?: { x: number; y: number; w: number; h: number } }> {
   const reading = await detectFaces(image, 'count', { crowd: true });
   const judgement = {
     ...reading,
@@ -55,8 +68,15 @@ export async function documentFaces(
     ),
   };
   record(facts, judgement);
-  if (judgement.faces.length === 0) return 'noFace';
-  return judgement.faces.length > DOCUMENT_MAX_FACES ? 'crowd' : null;
+  const largest = judgement.faces[0];
+  const box = largest && {
+    x: largest.box[0] / reading.width,
+    y: largest.box[1] / reading.height,
+    w: largest.box[2] / reading.width,
+    h: largest.box[3] / reading.height,
+  };
+  if (judgement.faces.length === 0) return { verdict: 'noFace' };
+  return { verdict: judgement.faces.length > DOCUMENT_MAX_FACES ? 'crowd' : null, box };
 }
 
 /** The descriptor of the largest face in an image, rounded for storage; undefined when it has none. */

@@ -13,6 +13,8 @@ import { findDocument, type DocumentFound } from '@/checks/document/node/documen
 import { imageStructure, MAX_BUFFERED_DECODE_BYTES, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { mrzBandImages, type MrzBandRead } from '@/checks/mrz/node/mrz-bands';
+import type { AlterationMap } from '@/checks/document/alteration';
+import { alterationMap } from '@/checks/document/node/alteration-map';
 
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
@@ -100,6 +102,8 @@ export interface ImageJob {
    * straightened crop when its four corners are in the photo.
    */
   document?: boolean;
+  /** Measure what alteration detection compares (`alterationMap`: its own full-size decode). */
+  alteration?: boolean;
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -126,6 +130,8 @@ export type InspectedImage =
       facesCrop?: FacePixels;
       /** The document's outline (the crops stay in the worker). */
       document?: InspectedDocument;
+      /** What alteration detection compares; null when the photo is too large to look at whole. */
+      alteration?: AlterationMap | null | { failed: string };
     }
   | { ok: false; reason: string };
 
@@ -190,6 +196,11 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
   if (job.mrz) {
     result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
     if (mrzCrop) result.mrzCropBands = await mrzBandImages(path, { ...mrzCrop, channels: 4 }).catch(() => []);
+  }
+  if (job.alteration) {
+    result.alteration = await alterationMap(path).catch((error: unknown) => ({
+      failed: error instanceof Error ? error.message : String(error),
+    }));
   }
   if (job.faces) {
     result.faces = facePixels(pixels);
