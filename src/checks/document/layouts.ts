@@ -62,11 +62,6 @@ export interface DocumentRevision {
   valid: boolean;
   /** The last day it may be presented (ISO date), where it is known. */
   validUntil?: string;
-  /**
-   * The project's drawn samples (e2e/fixtures/samples): matched only with DEMO_SCENARIOS=on, as the
-   * markers are; no real document is laid out like them (a passport on a card).
-   */
-  sample?: boolean;
   /** Why the revision is described so, or what is not known of it. */
   note?: string;
 }
@@ -246,27 +241,14 @@ export const revisions: readonly DocumentRevision[] = [
     front: { portrait: cardPortrait, header: ['CARTEIRA NACIONAL DE HABILITACAO'] },
     valid: true,
   },
-  // The project's drawn samples: a passport data page drawn on a card.
-  {
-    id: 'idv-sample-passport',
-    name: 'IDV Capture sample passport (drawn)',
-    type: 'passport',
-    country: '*',
-    shape: 'ID-1',
-    front: { portrait: cardPortrait, zone: td3Zone, header: [] },
-    valid: true,
-    sample: true,
-  },
 ];
 
 /**
  * The revisions a document of this type and country is matched against: the country's own where
- * any are written, else ICAO's layouts (`*`); the samples' only with `samples` (DEMO_SCENARIOS=on).
+ * any are written, else ICAO's layouts (`*`).
  */
-export function revisionsOf(type: string, country: string, samples = false): DocumentRevision[] {
-  const ofType = revisions.filter((r) => r.type === type && (samples || !r.sample));
+export function revisionsOf(type: string, country: string): DocumentRevision[] {
+  const ofType = revisions.filter((r) => r.type === type);
   const own = ofType.filter((r) => r.country === country);
-  const generic = ofType.filter((r) => r.country === '*' && !r.sample);
-  const demo = ofType.filter((r) => r.country === '*' && r.sample);
-  return [...(own.length ? own : generic), ...demo];
+  return own.length ? own : ofType.filter((r) => r.country === '*');
 }

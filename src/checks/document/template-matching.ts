@@ -53,7 +53,9 @@ function fit(revision: DocumentRevision, seen: LayoutSeen): RevisionFit {
   const agree: string[] = [];
   const disagree: string[] = [];
   const verdict = (ok: boolean, what: string) => (ok ? agree : disagree).push(what);
-  const shape = documentShape(seen.aspect);
+  // The outline's shape decides only where no zone was read: a zone's format names the shape, and a
+  // page's outline often takes in a fold or stops at its printed area (1.69 for a TD3 specimen).
+  const shape = seen.zone ? null : documentShape(seen.aspect);
   if (shape) verdict(shape === (revision.shape === 'ID-1' ? 'card' : 'page'), 'shape');
   if (seen.portrait) {
     const boxes = side.portrait ? [side.portrait, ...(side.portraitAlternatives ?? [])] : [];
@@ -108,9 +110,9 @@ export function matchTemplate(
   type: string,
   country: string,
   seen: LayoutSeen,
-  options: { samples?: boolean; today: string },
+  options: { today: string },
 ): TemplateVerdict {
-  const candidates = revisionsOf(type, country, options.samples);
+  const candidates = revisionsOf(type, country);
   if (candidates.length === 0)
     return { judged: false, reason: `no revision of ${type} (${country}) is known` };
   const fits = candidates.map((revision) => fit(revision, seen));

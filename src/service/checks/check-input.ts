@@ -506,10 +506,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       };
       facts.documentChecks = {
         ...facts.documentChecks,
-        'template-matching': templateOutcome(claim, seen, {
-          samples: ctx.markers,
-          today: new Date().toISOString().slice(0, 10),
-        }),
+        'template-matching': templateOutcome(claim, seen, { today: new Date().toISOString().slice(0, 10) }),
         'alteration-detection': alterationOutcome(photo.alteration, portraitFound, photo.document?.quad),
       };
     }

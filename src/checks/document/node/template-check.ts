@@ -51,7 +51,7 @@ export function portraitOnDocument(
 export function templateOutcome(
   claim: { type: string; country: string },
   seen: LayoutSeen,
-  options: { samples?: boolean; today: string },
+  options: { today: string },
 ): DocumentCheckOutcome<'template-matching'> {
   const verdict = matchTemplate(claim.type, claim.country, seen, options);
   if (!verdict.judged) return { performed: false, reason: verdict.reason };
