@@ -7,6 +7,7 @@
 // before and after a change, without the others' minutes.
 import { loadavg } from 'node:os';
 import { documentsSection } from './lib/accuracy-documents';
+import { documentChecksSection } from './lib/accuracy-document-checks';
 import { faceCoverSection } from './lib/accuracy-face-cover';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
@@ -19,6 +20,7 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   mrz: mrzAccuracy,
   liveness: livenessSection,
   documents: documentsSection,
+  'document-checks': documentChecksSection,
 };
 
 const [dir, ...only] = process.argv.slice(2);
