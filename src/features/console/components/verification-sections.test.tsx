@@ -346,6 +346,23 @@ describe('inputs, scores and labels', () => {
     await setLanguage('en');
   });
 
+  it('names the issue date and the selfie photo in words (issue 35: "Emission date", "Selfie photo url")', async () => {
+    await setLanguage('en');
+    const steps = [{ id: 'selfie', status: 200 as const, data: { selfiePhotoUrl: '/api/staff/media/p1' } }];
+    expect(withMedia(<StepsSection steps={steps} />)).toContain('<dt>Selfie photo</dt>');
+    const withIssueDate = toVerificationView(
+      verificationDataSchema.parse({
+        ...data,
+        documents: [
+          { ...data.documents[0], fields: { emissionDate: { value: '2020-01-02', format: 'date' } } },
+        ],
+      }),
+    )!;
+    const html = render(<DocumentsSection documents={withIssueDate.documents} />);
+    expect(html).toContain('Issue date');
+    expect(html).not.toContain('Emission');
+  });
+
   it("has a short staff text for every send-input and document-check code in each language, never the person's wording", () => {
     const you = { en: /\byou(r)?\b/i, es: /\b(tu|tus|usted)\b/i, pt: /\b(você|seu|sua)\b/i };
     for (const [language, strings] of Object.entries({ en, es, pt })) {
