@@ -63,7 +63,7 @@ test('Spanish from the browser, Portuguese from the switcher, at 360 px wide', a
   await expect(page.getByRole('alert')).toContainText('Esta foto é pequena demais.');
   await expect(page.locator('html')).toHaveAttribute('lang', 'pt');
   await page
-    .getByLabel('Enviar uma foto (JPEG ou PNG)')
+    .getByLabel('Carregar uma foto (JPEG ou PNG)')
     .setInputFiles(samplePath('ar-national-id-front.jpg'));
   await expect(page.getByRole('figure').getByText('ar-national-id-front.jpg')).toBeVisible({
     timeout: 20_000,

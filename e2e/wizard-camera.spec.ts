@@ -51,7 +51,7 @@ test('global-passport by camera: rear camera for documents, front for the selfie
     // The camera's guide read the passport's MRZ from the live frames before taking it.
     expect((await camera.statusLog()).some((s) => s.includes('The document can be read'))).toBe(true);
     await wizard.continue();
-    await wizard.expectStep('Identity document 2');
+    await wizard.expectStep('Proof of address');
     await page.getByLabel('Issuing country').selectOption('US');
     // Nothing is chosen for the person.
     await expect(page.getByLabel('Region or state')).toHaveValue('');

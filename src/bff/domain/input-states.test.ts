@@ -90,9 +90,63 @@ describe('inputStatesOf', () => {
         state: 'failed',
         code: 'facematch.mismatch',
       },
-      { input: 'selfie-video', state: 'checked' },
+      // The face match is the selfie's check too (issue 35: it said "Every check passed").
+      { input: 'selfie-video', state: 'failed', code: 'facematch.mismatch' },
     ]);
     expect(inputStatesOf(base('pending', {}), [])).toEqual([]);
+  });
+
+  // Issue 35 item 5: a verified identity document showed "Failed" for the alteration detection
+  // this service does not have.
+  it('a check not performed is no failure: listed apart, on a checked or failed input', () => {
+    const notPerformed = (id: string) => ({
+      id,
+      status: 200 as const,
+      error: { type: 'StepError', code: `${id}.notPerformed`, message: 'this service has none' },
+    });
+    const inputs = [
+      { id: 'document-photo', group: 0, status: 200 },
+      { id: 'selfie-photo', status: 200 },
+    ];
+    const verified = base('verified', {
+      ...({ inputs } as object),
+      documents: [
+        doc('national-id', 'AR', 2, [
+          { id: 'document-reading', status: 200, error: null },
+          notPerformed('alteration-detection'),
+          notPerformed('watchlists'),
+        ]),
+      ],
+      steps: [{ id: 'selfie', status: 200, error: null }],
+    });
+    expect(inputStatesOf(verified, [])).toEqual([
+      {
+        input: 'document-photo',
+        group: 0,
+        documentType: 'national-id',
+        state: 'checked',
+        notPerformed: ['alteration-detection', 'watchlists'],
+      },
+      { input: 'selfie-photo', state: 'checked' },
+    ]);
+    const failing = base('reviewNeeded', {
+      ...({ inputs: inputs.slice(0, 1) } as object),
+      documents: [
+        doc('national-id', 'AR', 2, [
+          notPerformed('alteration-detection'),
+          {
+            id: 'document-reading',
+            status: 200,
+            error: { type: 'StepError', code: 'document-reading.noFields', message: 'm' },
+          },
+        ]),
+      ],
+    });
+    expect(inputStatesOf(failing, [])[0]).toMatchObject({
+      state: 'failed',
+      code: 'document-reading.noFields',
+      notPerformed: ['alteration-detection'],
+    });
   });
 
   it("names a refusal from the BFF's send-input records first, the service's errorCode only without one", () => {

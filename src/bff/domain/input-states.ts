@@ -26,7 +26,9 @@ function latestResultOf(results: InputSlotResult[], id: string, group: number | 
   return pick.reduce<InputSlotResult | undefined>((a, b) => (!a || b.at >= a.at ? b : a), undefined);
 }
 
-const firstError = (steps: Step[]) => steps.find((step) => step.error)?.error?.code;
+// A check this service does not have (`<step>.notPerformed`) is not a failure of the input.
+const notPerformed = (step: Step) => step.error?.code.endsWith('.notPerformed') === true;
+const firstError = (steps: Step[]) => steps.find((step) => step.error && !notPerformed(step))?.error?.code;
 
 /**
  * Each input of a verification with where it stands and why (InputState), from what the BFF has:
@@ -76,12 +78,20 @@ export function inputStatesOf(
       return { ...base, state: 'received' };
     }
     if (status === 'running') return { ...base, state: 'processing' };
-    const code =
+    const biometric = input.id === 'selfie-photo' || input.id === 'selfie-video';
+    const own =
       input.group !== undefined
-        ? firstError(document?.steps ?? [])
-        : input.id === 'selfie-photo' || input.id === 'selfie-video'
-          ? firstError(data.steps.filter((s) => s.id === 'selfie' || s.id === 'liveness'))
-          : undefined;
-    return code ? { ...base, state: 'failed', code } : { ...base, state: 'checked' };
+        ? (document?.steps ?? [])
+        : biometric
+          ? data.steps.filter((s) => s.id === 'selfie' || s.id === 'liveness')
+          : [];
+    // The face match compares the selfie with a document: its failure is the selfie's too.
+    const faceMatches = biometric
+      ? data.documents.flatMap((d) => d.steps.filter((s) => s.id === 'facematch'))
+      : [];
+    const code = firstError(own) ?? firstError(faceMatches);
+    const skipped = [...new Set(own.filter(notPerformed).map((s) => s.id))];
+    const extra = skipped.length ? { notPerformed: skipped } : {};
+    return code ? { ...base, state: 'failed', code, ...extra } : { ...base, state: 'checked', ...extra };
   });
 }

@@ -24,7 +24,8 @@ export const errorMessages: Record<ErrorCode, string> = {
   'documentPhoto.sideMismatch': 'The side sent does not match the side claimed.',
   'documentPhoto.occludedDocument': 'Something covers part of the document.',
   'documentPhoto.similarImages': 'The same side appears to have been sent twice.',
-  'documentPhoto.FirstInputNotProcessed': 'An earlier input failed; send it again successfully first.',
+  'documentPhoto.FirstInputNotProcessed':
+    'The front of this document failed; send it again successfully first.',
   'voiceVideo.conversionFailed': 'The video could not be converted.',
   'voiceVideo.multipleFaces': 'Several faces appear in the video.',
   'voiceVideo.noFace': 'No face appears in the video.',

@@ -112,20 +112,26 @@ describe('send-input answers per descriptor', () => {
     expect(codes(bank.body)).toEqual(['bankDocument.badFileName']);
   });
 
-  it('documentPhoto.FirstInputNotProcessed after a failed input until it is re-sent successfully', async () => {
+  // Issue 35 item 4: the spec's "the second is rejected until the first is successfully
+  // re-uploaded" is read as the pages of one document. Before, every later input of the request
+  // got documentPhoto.FirstInputNotProcessed, so a person with three wrong captures learnt of them
+  // one send at a time; now only a back waits for its failed front.
+  it('documentPhoto.FirstInputNotProcessed for a back after a failed front only; other inputs are checked', async () => {
     const v = await createVerification(svc, 'br-bank');
     const first = await sendInput(
       svc,
       v.identity,
-      [brFront('front.jpg'), selfie('selfie.jpg')],
+      [brFront('front.jpg'), brBack('back.jpg'), selfie('selfie.jpg')],
       [
         { field: 'document', name: 'front.jpg', bytes: await noiseImage(400, 300) }, // too small
+        { field: 'document', name: 'back.jpg', bytes: await noiseImage(800, 640) },
         { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
       ],
     );
     expect(codes(first.body)).toEqual([
       'documentPhoto.smallImageSize',
       'documentPhoto.FirstInputNotProcessed',
+      null,
     ]);
     // (ext) The input list names the refusal, with the extensions on (the default).
     const refused = (await getVerification(svc, v.id)) as unknown as {
@@ -135,27 +141,46 @@ describe('send-input answers per descriptor', () => {
       status: 100,
       errorCode: 'documentPhoto.smallImageSize',
     });
-    const later = await sendInput(
+    expect(refused.inputs.find((i) => i.id === 'selfie-photo')?.status).toBe(200);
+    const laterBack = await sendInput(
       svc,
       v.identity,
-      [selfie('selfie.jpg')],
-      [{ field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) }],
+      [brBack('back.jpg')],
+      [{ field: 'document', name: 'back.jpg', bytes: await noiseImage(800, 640) }],
     );
-    expect(codes(later.body)).toEqual(['documentPhoto.FirstInputNotProcessed']);
+    expect(codes(laterBack.body)).toEqual(['documentPhoto.FirstInputNotProcessed']);
     const retake = await sendInput(
       svc,
       v.identity,
-      [brFront('front.jpg'), selfie('selfie.jpg')],
+      [brFront('front.jpg'), brBack('back.jpg')],
       [
         { field: 'document', name: 'front.jpg', bytes: photo },
-        { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
+        { field: 'document', name: 'back.jpg', bytes: await noiseImage(800, 640) },
       ],
     );
     expect(codes(retake.body)).toEqual([null, null]);
-    const data = (await getVerification(svc, v.id)) as unknown as {
-      inputs: { id: string; status: number }[];
-    };
-    expect(data.inputs.slice(0, 2).map((i) => i.status)).toEqual([200, 200]);
+  });
+
+  it('three wrong captures in one send: each input reports its own code', async () => {
+    const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x37)]);
+    const v = await createVerification(svc, 'br-bank');
+    const { body } = await sendInput(
+      svc,
+      v.identity,
+      [brFront('front.jpg'), selfie('selfie.jpg'), incomeProof('income.pdf'), statement('s.pdf')],
+      [
+        { field: 'document', name: 'front.jpg', bytes: await noiseImage(400, 300) },
+        { field: 'selfie', name: 'selfie.jpg', bytes: await faceImage(700, 700) },
+        { field: 'custom-document', name: 'income.pdf', bytes: corrupt },
+        { field: 'bank-document', name: 's.pdf', bytes: corrupt },
+      ],
+    );
+    expect(codes(body)).toEqual([
+      'documentPhoto.smallImageSize',
+      null,
+      'documentPhoto.unexpectedData',
+      'bankDocument.statementNotSupported',
+    ]);
   });
 
   it('documentPhoto.similarImages for the same picture as front and back', async () => {

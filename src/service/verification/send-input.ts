@@ -56,7 +56,6 @@ const systemCodeOf: Record<InputDescriptor['inputType'], ErrorCode> = {
 
 interface SlotState {
   status: 'accepted' | 'failed';
-  position: number;
   facts: InputFacts;
 }
 
@@ -208,7 +207,6 @@ export async function sendInput(
           row.slot,
           {
             status: row.status,
-            position: row.position,
             facts: row.facts ? (JSON.parse(row.facts) as InputFacts) : {},
           },
         ]),
@@ -276,16 +274,16 @@ export async function sendInput(
           error: { type: errorTypeOf(code), code, message: message ?? errorMessages[code] },
         });
         const outcome = await pending[i].outcome;
-        const blocked = [...state.entries()].some(
-          ([key, s]) => key !== slot.key && s.status === 'failed' && s.position < slot.position,
-        );
-        if (blocked) {
+        // The spec's "the second is rejected until the first is successfully re-uploaded" is read
+        // as the pages of one document: a back waits for its front. Every other input is checked
+        // on its own, so one send reports every retake (issue 35).
+        const frontKey = slot.key.endsWith(':back') ? otherSideKey(slot) : null;
+        if (frontKey && state.get(frontKey)?.status === 'failed') {
           results.push(fail('documentPhoto.FirstInputNotProcessed'));
           continue;
         }
         state.set(slot.key, {
           status: outcome.code ? 'failed' : 'accepted',
-          position: slot.position,
           facts: outcome.facts,
         });
         const file = pending[i].file;

@@ -6,7 +6,7 @@ import type {
   Step,
   VerificationData,
 } from '@/shared/contract/verification';
-import { faceMatch, type FaceMatch } from '@/checks/face/node/face-match';
+import { faceMatch, FACE_MATCH_PASS_MARK, type FaceMatch } from '@/checks/face/node/face-match';
 import type { DocumentCheckOutcomes } from '@/checks/inputs/node/document-check-outcome';
 import type { InputFacts, Person } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
@@ -183,12 +183,12 @@ function documentSteps(
       ),
     );
   } else if (match) {
+    // (ext) The pass mark beside the score, so that a failed score says how far it fell short.
+    const data = { score: match.score, passMark: FACE_MATCH_PASS_MARK };
     steps.push(
       match.passed
-        ? ok('facematch', { score: match.score })
-        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', {
-            score: match.score,
-          }),
+        ? ok('facematch', data)
+        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', data),
     );
   }
   const name = person?.fullName ?? '';

@@ -153,6 +153,8 @@ export const inputStateSchema = z.object({
   documentType: z.string().optional(),
   state: z.enum(inputStates),
   code: z.string().optional(),
+  /** The ids of the input's checks this service does not perform (never a failure). */
+  notPerformed: z.array(z.string()).optional(),
 });
 export type InputState = z.infer<typeof inputStateSchema>;
 

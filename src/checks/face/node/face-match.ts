@@ -1,6 +1,9 @@
 import { descriptorSimilarity, FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
 import type { InputFacts } from '@/checks/inputs/node/types';
 
+/** FACE_MATCH_MIN_SIMILARITY as the facematch step shows it beside its score (a percentage). */
+export const FACE_MATCH_PASS_MARK = Math.round(FACE_MATCH_MIN_SIMILARITY * 10_000) / 100;
+
 export interface FaceMatch {
   /** Similarity as a percentage (0–100, two decimals): the facematch step's score. */
   score: number;

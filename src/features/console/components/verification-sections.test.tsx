@@ -278,6 +278,91 @@ describe('inputs, scores and labels', () => {
     await setLanguage('en');
   });
 
+  // Issue 35 item 5: a Verified verification said "Identity document: Failed – this service has no
+  // alteration detection. A check failed." and the Selfie row "Every check passed" beside a face
+  // mismatch.
+  it('a check not performed is "Not performed", never Failed; a face mismatch under the selfie; en, es, pt', async () => {
+    const inputs = [
+      {
+        input: 'document-photo' as const,
+        group: 0,
+        documentType: 'national-id',
+        state: 'checked' as const,
+        notPerformed: ['alteration-detection', 'watchlists'],
+      },
+      { input: 'selfie-photo' as const, state: 'failed' as const, code: 'facematch.mismatch' },
+      { input: 'selfie-video' as const, state: 'failed' as const, code: 'liveness.notChecked' },
+    ];
+    const expected = {
+      en: [
+        'Every check performed passed.',
+        'Not performed (this service has no such check): Alteration detection and Watch lists.',
+        'Selfie does not match the document portrait. A check failed.',
+        'Liveness could not be checked: staff review needed. A check failed.',
+      ],
+      es: [
+        'Pasó todas las verificaciones realizadas.',
+        'No realizado (este servicio no tiene esa verificación):',
+        'Prueba de vida: no se pudo verificar; requiere revisión.',
+      ],
+      pt: [
+        'Passou em todas as verificações realizadas.',
+        'Não realizado (este serviço não tem essa verificação):',
+        'não foi possível verificar; requer revisão.',
+      ],
+    };
+    for (const [language, texts] of Object.entries(expected)) {
+      await setLanguage(language as keyof typeof expected);
+      const html = render(<InputsSection inputs={inputs} />);
+      for (const text of texts) expect(html, language).toContain(text);
+      // Never the service's lower-case reason, never "Failed" for the document.
+      expect(html, language).not.toMatch(
+        /no alteration detection|could not be computed|input-reason[^"]*">[a-z]/,
+      );
+      expect(html.match(/input-failed/g), language).toHaveLength(2);
+    }
+    await setLanguage('en');
+  });
+
+  it('a failed face match shows its pass mark beside its score', async () => {
+    await setLanguage('en');
+    const steps = [
+      {
+        id: 'facematch',
+        status: 200 as const,
+        data: { score: 82.57, passMark: 84.16 },
+        error: { type: 'StepError', code: 'facematch.mismatch', message: 'the selfie does not match' },
+      },
+    ];
+    const html = render(<StepsSection steps={steps} />);
+    expect(html).toContain('Failed: Selfie does not match the document portrait.');
+    expect(html).toContain(
+      '<dt>Score</dt><dd>82.6%</dd></div><div class="kv-row"><dt>Pass mark</dt><dd>84.16%</dd>',
+    );
+    await setLanguage('es');
+    expect(render(<StepsSection steps={steps} />)).toContain('<dt>Mínimo para aprobar</dt><dd>84,16');
+    await setLanguage('pt');
+    expect(render(<StepsSection steps={steps} />)).toContain('<dt>Mínimo para aprovar</dt><dd>84,16');
+    await setLanguage('en');
+  });
+
+  it('names the issue date and the selfie photo in words (issue 35: "Emission date", "Selfie photo url")', async () => {
+    await setLanguage('en');
+    const steps = [{ id: 'selfie', status: 200 as const, data: { selfiePhotoUrl: '/api/staff/media/p1' } }];
+    expect(withMedia(<StepsSection steps={steps} />)).toContain('<dt>Selfie photo</dt>');
+    const withIssueDate = toVerificationView(
+      verificationDataSchema.parse({
+        ...data,
+        documents: [
+          { ...data.documents[0], fields: { emissionDate: { value: '2020-01-02', format: 'date' } } },
+        ],
+      }),
+    )!;
+    const html = render(<DocumentsSection documents={withIssueDate.documents} />);
+    expect(html).toContain('Issue date');
+    expect(html).not.toContain('Emission');
+  });
+
   it("has a short staff text for every send-input and document-check code in each language, never the person's wording", () => {
     const you = { en: /\byou(r)?\b/i, es: /\b(tu|tus|usted)\b/i, pt: /\b(você|seu|sua)\b/i };
     for (const [language, strings] of Object.entries({ en, es, pt })) {

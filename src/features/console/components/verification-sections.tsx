@@ -86,7 +86,7 @@ function StepCard({ step, level, omit = [] }: { step: StepView; level: 3 | 4; om
       <Heading>{stepName(step.id)}</Heading>
       <StepStatus step={step} />
       {Object.keys(data).length > 0 && (
-        // The face match's score is a similarity in percent.
+        // The face match's score and pass mark are similarities in percent.
         <KeyValueList data={data} context={step.id === 'facematch' ? { score: 'percent' } : undefined} />
       )}
     </article>
@@ -336,9 +336,15 @@ export function InputsSection({
   /** A custom document's name from the flow, by group. */
   documentName?: (group: number) => string | undefined;
 }) {
-  const { t, docType } = useLabels();
+  const { t, docType, stepName, language } = useLabels();
   const codeText = useCodeText();
   if (inputs.length === 0) return null;
+  const list = (items: string[]) => new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+  // A check that could not run is named by its step, never by the service's lower-case message.
+  const codeReason = (code: string) =>
+    code.endsWith('.notChecked')
+      ? t('detail.inputNotChecked', { check: stepName(code.slice(0, -'.notChecked'.length)) })
+      : codeText(code);
   return (
     <DetailCard id="detail-inputs" title={t('detail.inputs')}>
       <DataTable
@@ -352,15 +358,22 @@ export function InputsSection({
             (input.group !== undefined ? documentName?.(input.group) : undefined) ??
             (input.documentType ? docType(input.documentType) : undefined);
           const bad = input.state === 'refused' || input.state === 'failed';
+          const skipped = input.notPerformed ?? [];
+          const reason = input.state === 'checked' && skipped.length ? 'checkedSome' : input.state;
           return (
             <tr key={i}>
               <th scope="row">{documentLabel ? `${name}: ${documentLabel}` : name}</th>
               <td>
                 <span className={`badge input-${input.state}`}>{t(`detail.inputState.${input.state}`)}</span>
                 <span className={bad ? 'input-reason error' : 'input-reason'}>
-                  {input.code ? `${codeText(input.code)} ` : ''}
-                  {t(`detail.inputReason.${input.state}`)}
+                  {input.code ? `${codeReason(input.code)} ` : ''}
+                  {t(`detail.inputReason.${reason}`)}
                 </span>
+                {skipped.length > 0 && (
+                  <span className="input-reason muted">
+                    {t('detail.inputNotPerformed', { checks: list(skipped.map(stepName)) })}
+                  </span>
+                )}
               </td>
             </tr>
           );

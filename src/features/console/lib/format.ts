@@ -86,11 +86,13 @@ export function formatNumber(
       // An unknown currency code reads as a plain number below.
     }
   }
-  if (key === 'score' && context.score === 'percent')
+  // The pass mark is shown as it is set, to its two decimals.
+  if ((key === 'score' || key === 'passMark') && context.score === 'percent')
     return {
-      text: new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(
-        value / 100,
-      ),
+      text: new Intl.NumberFormat(language, {
+        style: 'percent',
+        maximumFractionDigits: key === 'passMark' ? 2 : 1,
+      }).format(value / 100),
     };
   const text = new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
   if (key === 'score' && typeof context.score === 'object') return { text, scale: context.score };

@@ -31,8 +31,9 @@ export function FailuresScreen({ steps, state, dispatch }: Props) {
 
   return (
     <div className="stack">
-      {/* What is sent next: the retakes, and the inputs the service set aside behind them (service
-          README, "Retakes": FirstInputNotProcessed), never a promise that only the retakes go. */}
+      {/* What is sent next: the retakes, and the back sides the service set aside behind their
+          failed fronts (service README, "Retakes": FirstInputNotProcessed), never a promise that
+          only the retakes go. */}
       <p role="status">
         {t('failures.intro', { count: failures.length })}
         {waiting.length === 0 && ` ${t('failures.onlyRetakes', { count: failures.length })}`}

@@ -5,7 +5,11 @@ import type { WizardStep } from './steps';
 export function stepTitle(t: TFunction, step: WizardStep, steps: WizardStep[]): string {
   switch (step.kind) {
     case 'document': {
-      const documents = steps.filter((s) => s.kind === 'document');
+      // A proof of residency is no identity document: named by its type, not "Identity document 2".
+      if (isProofOfResidency(step)) return t('documentTypes.proof-of-residency');
+      const documents = steps.filter(
+        (s): s is typeof step => s.kind === 'document' && !isProofOfResidency(s),
+      );
       return documents.length > 1
         ? t('steps.documentN', { n: documents.indexOf(step) + 1 })
         : t('steps.document');
@@ -20,3 +24,6 @@ export function stepTitle(t: TFunction, step: WizardStep, steps: WizardStep[]): 
       return t('steps.bank');
   }
 }
+
+const isProofOfResidency = (step: Extract<WizardStep, { kind: 'document' }>) =>
+  step.document.types.every((type) => type === 'proof-of-residency');

@@ -266,7 +266,7 @@ export function failuresToRetake(planned: PlannedInput[], results: Record<string
   return planned.filter((input) => results[input.id]?.state === 'failed' && !heldBack(results[input.id]));
 }
 
-/** Inputs the service held back behind an earlier failure: they go again, unchanged, with its retake. */
+/** Back sides the service held back behind their failed front: they go again, unchanged, with its retake. */
 export function heldBackInputs(planned: PlannedInput[], results: Record<string, InputOutcome>) {
   return planned.filter((input) => heldBack(results[input.id]));
 }
