@@ -32,9 +32,14 @@ import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from '@/checks/pdf/node/pdf';
 import { readPdf } from '@/checks/pdf/node/pdf-reader';
-import type { CheckOutcome, InputFacts, Person, StoredFile } from '@/checks/inputs/node/types';
+import type { CheckOutcome, InputFacts, Person, PersonSource, StoredFile } from '@/checks/inputs/node/types';
 import { checkContainer } from '@/checks/video/node/video';
 import { zonePerson } from '@/checks/mrz/node/zone-person';
+import type { VizCrop, VizCropJob } from '@/checks/viz/node/viz-crops';
+import { layoutsFor } from '@/checks/document/layouts';
+import { judgePrintedFields, printedLayout } from './printed-fields';
+import { layoutCrops } from '@/checks/viz/node/viz-read';
+import type { StatedFields } from '@/checks/viz/printed-fields';
 
 export interface DocumentPhotoContext {
   type: DocumentType;
@@ -121,6 +126,12 @@ const markerMessages: Partial<Record<ErrorCode, string>> = {
   'selfiePhoto.validationError': 'the selfie was not taken properly',
 };
 
+/** The photo's long side over its short side: the document's shape where the finder frames none. */
+const photoAspect = (facts: InputFacts) =>
+  facts.width && facts.height
+    ? Math.max(facts.width, facts.height) / Math.min(facts.width, facts.height)
+    : undefined;
+
 /** Document types whose front carries the holder's portrait. */
 const portraitTypes = new Set<DocumentType>(['passport', 'national-id', 'driving-license']);
 
@@ -138,6 +149,15 @@ const readOverMarker = (marker: Person | undefined, read: Person): Person => {
   return { ...read, ...marker, ...(Object.keys(extra).length ? { extra } : {}) };
 };
 
+/** Records where the person's facts came from; what a marker stated (it wins) stays the marker's. */
+function noteSources(facts: InputFacts, person: Person, source: PersonSource) {
+  const sources = { ...facts.personSources };
+  for (const [key, value] of Object.entries(person))
+    if (value && key !== 'extra' && sources[key as keyof Person] !== 'marker')
+      sources[key as keyof Person] = source;
+  facts.personSources = sources;
+}
+
 const fail = (code: ErrorCode, message: string, facts: InputFacts): CheckOutcome => ({
   code,
   message,
@@ -147,7 +167,10 @@ const pass = (facts: InputFacts): CheckOutcome => ({ code: null, facts });
 
 /** The marker's code when this input accepts it, else undefined; records markers in the facts. */
 function applyMarkers(markers: Markers, family: (code: ErrorCode) => boolean, facts: InputFacts) {
-  if (markers.person) facts.person = markers.person;
+  if (markers.person) {
+    facts.person = markers.person;
+    noteSources(facts, markers.person, 'marker');
+  }
   if (markers.scenario && family(markers.scenario)) {
     facts.scenario = markers.scenario;
     return markers.scenario;
@@ -188,6 +211,8 @@ interface PhotoCheck {
   faces?: boolean;
   /** Find the document in the photo (when no marker decides). */
   document?: boolean;
+  /** Cut these boxes of the document for the printed-field OCR (when no marker decides). */
+  viz?: VizCropJob[];
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -217,6 +242,7 @@ async function checkPhoto(
       faces?: FacePixels;
       facesCrop?: FacePixels;
       document?: InspectedDocument;
+      vizCrops?: VizCrop[];
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -248,6 +274,7 @@ async function checkPhoto(
     mrz: !scenario && photo.mrz,
     faces: !scenario && photo.faces,
     document: !scenario && photo.document,
+    viz: scenario ? undefined : photo.viz,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -267,6 +294,7 @@ async function checkPhoto(
     faces: measured.faces,
     facesCrop: measured.facesCrop,
     document: measured.document,
+    vizCrops: measured.vizCrops,
   };
 }
 
@@ -300,7 +328,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     // require the zone and no barcode is read there (the INE's back: holder, CIC, OCR number);
     // only a required zone refuses a photo.
     const readsZoneForFields = !readsMrz(ctx) && !readsPdf417 && mrzPage(ctx.type, ctx.country) === ctx.page;
+    // The printed fields of the layouts this side may show (`@/checks/document/layouts`): their
+    // crops are cut with the one decode; which layout is read is told by the document's shape.
+    const layouts = layoutsFor(ctx.type, ctx.country, ctx.page);
     const photo = await checkPhoto(file, facts, {
+      viz: layouts.flatMap(layoutCrops),
       pdf417: readsPdf417,
       mrz: readsMrz(ctx) || zoneMeansBack || wantsFace || readsZoneForFields,
       faces: wantsFace || portraitMeansFront,
@@ -359,6 +391,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     // its outline (`identityFront` through `judgeSide`). Each is looked for once here and its
     // reading kept for the codes below.
     let zoneRead: { mrz: MrzRead; seen: boolean } | undefined;
+    // What the zone or the barcode read on this side states: the printed fields' reference.
+    let stated: StatedFields | undefined;
     const readZone = async () => {
       if (zoneRead) return zoneRead;
       let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
@@ -424,6 +458,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         if (!dni)
           return fail('documentPhoto.badPdf417', 'the PDF417 barcode does not hold a DNI record', facts);
         facts.person = readOverMarker(facts.person, dni);
+        noteSources(facts, dni, 'pdf417');
+        stated = dni;
         const mismatch = claimMismatch(ctx, DNI_CLAIM);
         if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
       }
@@ -432,7 +468,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (readsMrz(ctx)) {
       const { mrz } = await readZone();
       facts.mrz = mrz.found && mrz.valid;
-      if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, zonePerson(mrz));
+      if (mrz.found && mrz.valid) {
+        facts.person = readOverMarker(facts.person, zonePerson(mrz));
+        noteSources(facts, mrz.person, 'mrz');
+        stated = mrz.person;
+      }
       const verdict = mrzVerdict(mrz, ctx);
       if (verdict === 'noMrz')
         return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
@@ -443,11 +483,21 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       // Not required: a zone unread, failing its digits or of another document adds nothing, and
       // an OCR that cannot run refuses nothing.
       const mrz = (await readZone().catch(() => undefined))?.mrz;
-      if (mrz?.found && mrz.valid && !mrzVerdict(mrz, ctx))
+      if (mrz?.found && mrz.valid && !mrzVerdict(mrz, ctx)) {
         facts.person = readOverMarker(facts.person, zonePerson(mrz));
+        noteSources(facts, mrz.person, 'mrz');
+        stated = mrz.person;
+      }
     }
 
     if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();
+
+    // The printed fields against the zone or barcode read on this side (`judgePrintedFields`).
+    const layout = printedLayout(layouts, facts.documentAspect ?? photoAspect(facts));
+    if (layout && photo.vizCrops) {
+      const printed = await judgePrintedFields(layout, photo.vizCrops, ctx.country, stated, facts);
+      if (printed) return fail(`documentPhoto.${printed.code}`, printed.message, facts);
+    }
 
     if (wantsFace) {
       if (faces === 'noFace' && ctx.faceRequired) {

@@ -13,6 +13,7 @@ import { findDocument, type DocumentFound } from '@/checks/document/node/documen
 import { imageStructure, MAX_BUFFERED_DECODE_BYTES, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
 import { parseMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { mrzBandImages, type MrzBandRead } from '@/checks/mrz/node/mrz-bands';
+import { vizCrops, type VizCrop, type VizCropJob } from '@/checks/viz/node/viz-crops';
 
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
@@ -100,6 +101,11 @@ export interface ImageJob {
    * straightened crop when its four corners are in the photo.
    */
   document?: boolean;
+  /**
+   * Cut these boxes (shares of the document) from the straightened document, or from the photo
+   * where the finder frames none, for the printed-field OCR (`@/checks/viz/node/viz-crops`).
+   */
+  viz?: VizCropJob[];
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -126,6 +132,8 @@ export type InspectedImage =
       facesCrop?: FacePixels;
       /** The document's outline (the crops stay in the worker). */
       document?: InspectedDocument;
+      /** The printed fields' crops asked (`viz`). */
+      vizCrops?: VizCrop[];
     }
   | { ok: false; reason: string };
 
@@ -175,7 +183,7 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
   }
   const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
   const { crop, mrzCrop, ...outline } = job.document
-    ? await findDocument(pixels, { crop: job.pdf417 || job.faces, mrzCrop: job.mrz })
+    ? await findDocument(pixels, { crop: job.pdf417 || job.faces || !!job.viz?.length, mrzCrop: job.mrz })
     : {};
   if (job.document) result.document = outline as InspectedDocument;
   // Whole photo first, as without the finder; the straightened document only when that reads
@@ -191,6 +199,7 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
     result.mrzBands = await mrzBandImages(path, pixels).catch(() => []);
     if (mrzCrop) result.mrzCropBands = await mrzBandImages(path, { ...mrzCrop, channels: 4 }).catch(() => []);
   }
+  if (job.viz?.length) result.vizCrops = vizCrops(crop ? { ...crop, channels: 4 } : pixels, job.viz);
   if (job.faces) {
     result.faces = facePixels(pixels);
     if (crop) result.facesCrop = facePixels(crop);
