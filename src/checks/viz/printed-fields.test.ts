@@ -141,3 +141,14 @@ describe('printedVerdict', () => {
     expect(printedVerdict(layout, none, stated, true)).toBeNull();
   });
 });
+
+describe('a page read by its labels', () => {
+  it('refuses nothing: a label may be paired with the next column', () => {
+    const icao = layoutsFor('passport', 'CO', 'front')[0]!;
+    const changed: FieldResult = {
+      key: 'lastName',
+      reading: { state: 'read', value: 'FALSIFICADO', confidence: 95 },
+    };
+    expect(printedVerdict(icao, [changed], { lastName: 'SPECIMEN' }, true)).toBeNull();
+  });
+});

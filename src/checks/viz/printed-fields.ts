@@ -292,7 +292,8 @@ function looksLikeValue(field: FieldLayout, words: readonly OcrWord[]): boolean 
   if (labelLike(words)) return false;
   if (field.format === 'date') return parsePrintedDate(text) !== undefined;
   if (field.format === 'name') return /\p{Lu}{2}/u.test(text);
-  return compact(text).replace(/[^A-Z0-9]/g, '').length >= 4;
+  // Every number the layouts describe holds digits: a name beside the label is another column's.
+  return compact(text).replace(/[^A-Z0-9]/g, '').length >= 4 && /\d/.test(text);
 }
 
 /**
@@ -420,7 +421,9 @@ export type PrintedVerdict =
  * - `badText`: a field read confidently, in its format, that differs from what the zone or the
  *   barcode states (names after accents and spacing, dates as dates), the second reading too.
  * A field not read (`unread`, or read below FIELD_MIN_CONFIDENCE) refuses nothing and agrees with
- * nothing: it is left out of `agreed`.
+ * nothing. A layout whose fields are found by their labels (ICAO's generic page: each issuer
+ * places them its own way) refuses nothing either: there a label can be paired with a neighbouring
+ * column's value (a TD2 card's surname under its "Document No."), so its readings only fill facts.
  */
 export function printedVerdict(
   layout: DocumentLayout,
@@ -428,6 +431,7 @@ export function printedVerdict(
   stated: StatedFields,
   zoneOrBarcodeRead: boolean,
 ): PrintedVerdict {
+  if (layout.located === 'label') return null;
   const anything = results.some((r) => r.reading.state !== 'unread');
   if (!anything && !zoneOrBarcodeRead && results.length > 0) return { code: 'noText' };
   const fieldOf = (key: FieldKey) => layout.fields.find((f) => f.key === key)!;
