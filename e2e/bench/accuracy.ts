@@ -12,6 +12,7 @@ import { faceCoverSection } from './lib/accuracy-face-cover';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
+import { printedFieldsAccuracy } from './lib/accuracy-printed-fields';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
 
 const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
@@ -21,6 +22,7 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   liveness: livenessSection,
   documents: documentsSection,
   'document-checks': documentChecksSection,
+  'printed-fields': printedFieldsAccuracy,
 };
 
 const [dir, ...only] = process.argv.slice(2);

@@ -81,16 +81,12 @@ export const errorTypeOf = (code: ErrorCode) =>
 /**
  * Codes that no model shipped with the project judges; the embedded service reads them from a
  * sample file's scenario marker (wire contract §4). The others are measured from the bytes and
- * pixels (faces, eyes, masks and dark lenses, MRZ, PDF417 and their mismatches, the document's outline and the back's
- * portrait: src/service/checks/README.md).
+ * pixels (faces, eyes, masks and dark lenses, MRZ, PDF417 and their mismatches, the document's
+ * outline and the back's portrait, the printed fields: src/service/checks/README.md).
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
-  'documentPhoto.badText',
   'documentPhoto.unexpectedData',
-  'documentPhoto.noText',
   'documentPhoto.screenPhoto',
-  'documentPhoto.missingFields',
-  'documentPhoto.wrongFormat',
   'documentPhoto.occludedDocument',
   'selfiePhoto.validationError',
 ];

@@ -33,7 +33,7 @@ import { inspectImageInPool } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from '@/checks/pdf/node/pdf';
 import { readPdf } from '@/checks/pdf/node/pdf-reader';
-import type { CheckOutcome, InputFacts, Person, StoredFile } from '@/checks/inputs/node/types';
+import type { CheckOutcome, InputFacts, Person, PersonSource, StoredFile } from '@/checks/inputs/node/types';
 import { checkContainer } from '@/checks/video/node/video';
 import { zonePerson } from '@/checks/mrz/node/zone-person';
 import type { LayoutSeen } from '@/checks/document/template-matching';
@@ -45,6 +45,11 @@ import {
   zoneFormat,
   type PortraitFound,
 } from '@/checks/document/node/template-check';
+import type { VizCrop, VizCropJob } from '@/checks/viz/node/viz-crops';
+import { layoutsFor } from '@/checks/document/field-layouts';
+import { judgePrintedFields, printedLayout } from './printed-fields';
+import { layoutCrops } from '@/checks/viz/node/viz-read';
+import type { StatedFields } from '@/checks/viz/printed-fields';
 
 export interface DocumentPhotoContext {
   type: DocumentType;
@@ -131,6 +136,12 @@ const markerMessages: Partial<Record<ErrorCode, string>> = {
   'selfiePhoto.validationError': 'the selfie was not taken properly',
 };
 
+/** The photo's long side over its short side: the document's shape where the finder frames none. */
+const photoAspect = (facts: InputFacts) =>
+  facts.width && facts.height
+    ? Math.max(facts.width, facts.height) / Math.min(facts.width, facts.height)
+    : undefined;
+
 /** Document types whose front carries the holder's portrait. */
 const portraitTypes = new Set<DocumentType>(['passport', 'national-id', 'driving-license']);
 
@@ -148,6 +159,15 @@ const readOverMarker = (marker: Person | undefined, read: Person): Person => {
   return { ...read, ...marker, ...(Object.keys(extra).length ? { extra } : {}) };
 };
 
+/** Records where the person's facts came from; what a marker stated (it wins) stays the marker's. */
+function noteSources(facts: InputFacts, person: Person, source: PersonSource) {
+  const sources = { ...facts.personSources };
+  for (const [key, value] of Object.entries(person))
+    if (value && key !== 'extra' && sources[key as keyof Person] !== 'marker')
+      sources[key as keyof Person] = source;
+  facts.personSources = sources;
+}
+
 const fail = (code: ErrorCode, message: string, facts: InputFacts): CheckOutcome => ({
   code,
   message,
@@ -157,7 +177,10 @@ const pass = (facts: InputFacts): CheckOutcome => ({ code: null, facts });
 
 /** The marker's code when this input accepts it, else undefined; records markers in the facts. */
 function applyMarkers(markers: Markers, family: (code: ErrorCode) => boolean, facts: InputFacts) {
-  if (markers.person) facts.person = markers.person;
+  if (markers.person) {
+    facts.person = markers.person;
+    noteSources(facts, markers.person, 'marker');
+  }
   if (markers.scenario && family(markers.scenario)) {
     facts.scenario = markers.scenario;
     return markers.scenario;
@@ -200,6 +223,8 @@ interface PhotoCheck {
   document?: boolean;
   /** Measure what alteration detection compares (when no marker decides). */
   alteration?: boolean;
+  /** Cut these boxes of the document for the printed-field OCR (when no marker decides). */
+  viz?: VizCropJob[];
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -230,6 +255,7 @@ async function checkPhoto(
       facesCrop?: FacePixels;
       document?: InspectedDocument;
       alteration?: AlterationMap | null | { failed: string };
+      vizCrops?: VizCrop[];
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -262,6 +288,7 @@ async function checkPhoto(
     faces: !scenario && photo.faces,
     document: !scenario && photo.document,
     alteration: !scenario && photo.alteration,
+    viz: scenario ? undefined : photo.viz,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -282,6 +309,7 @@ async function checkPhoto(
     facesCrop: measured.facesCrop,
     document: measured.document,
     alteration: measured.alteration,
+    vizCrops: measured.vizCrops,
   };
 }
 
@@ -315,7 +343,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     // require the zone and no barcode is read there (the INE's back: holder, CIC, OCR number);
     // only a required zone refuses a photo.
     const readsZoneForFields = !readsMrz(ctx) && !readsPdf417 && mrzPage(ctx.type, ctx.country) === ctx.page;
+    // The printed fields of the layouts this side may show (`@/checks/document/field-layouts`): their
+    // crops are cut with the one decode; which layout is read is told by the document's shape.
+    const layouts = layoutsFor(ctx.type, ctx.country, ctx.page);
     const photo = await checkPhoto(file, facts, {
+      viz: layouts.flatMap(layoutCrops),
       pdf417: readsPdf417,
       mrz: readsMrz(ctx) || zoneMeansBack || wantsFace || readsZoneForFields,
       faces: wantsFace || portraitMeansFront,
@@ -375,6 +407,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     // its outline (`identityFront` through `judgeSide`). Each is looked for once here and its
     // reading kept for the codes below.
     let zoneRead: { mrz: MrzRead; seen: boolean } | undefined;
+    // What the zone or the barcode read on this side states: the printed fields' reference.
+    let stated: StatedFields | undefined;
     const readZone = async () => {
       if (zoneRead) return zoneRead;
       let mrz = photo.mrzBands ? await readMrzBands(photo.mrzBands) : await readMrz(file.path);
@@ -452,6 +486,8 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
         if (!dni)
           return fail('documentPhoto.badPdf417', 'the PDF417 barcode does not hold a DNI record', facts);
         facts.person = readOverMarker(facts.person, dni);
+        noteSources(facts, dni, 'pdf417');
+        stated = dni;
         const mismatch = claimMismatch(ctx, DNI_CLAIM);
         if (mismatch) return fail(`documentPhoto.${mismatch}`, mismatchMessages[mismatch], facts);
       }
@@ -460,7 +496,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if (readsMrz(ctx)) {
       const { mrz } = await readZone();
       facts.mrz = mrz.found && mrz.valid;
-      if (mrz.found && mrz.valid) facts.person = readOverMarker(facts.person, zonePerson(mrz));
+      if (mrz.found && mrz.valid) {
+        facts.person = readOverMarker(facts.person, zonePerson(mrz));
+        noteSources(facts, mrz.person, 'mrz');
+        stated = mrz.person;
+      }
       const verdict = mrzVerdict(mrz, ctx);
       if (verdict === 'noMrz')
         return fail('documentPhoto.noMrz', markerMessages['documentPhoto.noMrz'] ?? '', facts);
@@ -471,11 +511,21 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       // Not required: a zone unread, failing its digits or of another document adds nothing, and
       // an OCR that cannot run refuses nothing.
       const mrz = (await readZone().catch(() => undefined))?.mrz;
-      if (mrz?.found && mrz.valid && !mrzVerdict(mrz, ctx))
+      if (mrz?.found && mrz.valid && !mrzVerdict(mrz, ctx)) {
         facts.person = readOverMarker(facts.person, zonePerson(mrz));
+        noteSources(facts, mrz.person, 'mrz');
+        stated = mrz.person;
+      }
     }
 
     if (wrongShape && !readsMrz(ctx) && !facts.pdf417) return typeByShape();
+
+    // The printed fields against the zone or barcode read on this side (`judgePrintedFields`).
+    const layout = printedLayout(layouts, facts.documentAspect ?? photoAspect(facts));
+    if (layout && photo.vizCrops) {
+      const printed = await judgePrintedFields(layout, photo.vizCrops, ctx.country, stated, facts);
+      if (printed) return fail(`documentPhoto.${printed.code}`, printed.message, facts);
+    }
 
     if (wantsFace) {
       if (faces === 'noFace' && ctx.faceRequired) {

@@ -161,17 +161,27 @@ function documentSteps(
   customFields: Record<string, string> | null,
   demo: boolean,
   checks: DocumentCheckOutcomes,
+  sources: InputFacts['personSources'] = {},
+  /** Why the front's printed fields could not be read (their OCR did not run): a review. */
+  unreadPrint?: string,
 ): StepResult[] {
   const steps: StepResult[] = [];
   steps.push(
-    person
-      ? ok('document-reading', fieldsOf(person, type, country))
-      : failed(
+    unreadPrint
+      ? failed(
           'document-reading',
-          'document-reading.noFields',
-          'No field could be read from the document.',
-          fieldsOf(undefined, type, country),
-        ),
+          'document-reading.notChecked',
+          `the printed fields were not read: ${unreadPrint}`,
+          fieldsOf(person, type, country, sources),
+        )
+      : person
+        ? ok('document-reading', fieldsOf(person, type, country, sources))
+        : failed(
+            'document-reading',
+            'document-reading.noFields',
+            'No field could be read from the document.',
+            fieldsOf(undefined, type, country),
+          ),
   );
   // Computed from face descriptors (checks/face-match.ts); no step when there is no portrait.
   if (match && 'notChecked' in match) {
@@ -292,12 +302,47 @@ function documentSteps(
   return steps;
 }
 
-function fieldsOf(person: Person | undefined, type: string, country: string): DocumentResult['fields'] {
+/**
+ * The person of a document's two sides: the front's, with what only the back gives; where the
+ * front's value was read from its print only, a zone's or barcode's of the back wins (the print
+ * fills what no zone or barcode gives). Each fact keeps where it was read.
+ */
+function mergeSides(
+  front: Person | undefined,
+  frontSources: InputFacts['personSources'],
+  back: Person | undefined,
+  backSources: InputFacts['personSources'],
+) {
+  if (!front) return { merged: undefined, sources: frontSources ?? backSources ?? {} };
+  const merged: Person = { ...back, ...front };
+  const sources = { ...backSources, ...frontSources };
+  for (const key of Object.keys(wireFields) as (keyof typeof wireFields)[]) {
+    const backValue = back?.[key];
+    if (frontSources?.[key] === 'print' && backValue && backSources?.[key] !== 'print') {
+      merged[key] = backValue;
+      sources[key] = backSources?.[key];
+    }
+  }
+  return { merged, sources };
+}
+
+function fieldsOf(
+  person: Person | undefined,
+  type: string,
+  country: string,
+  sources: InputFacts['personSources'] = {},
+): DocumentResult['fields'] {
   const fields: DocumentResult['fields'] = {};
+  const sourceOf = (key: string) =>
+    Object.entries(wireFields).find(([, wire]) => wire.key === key)?.[0] as
+      keyof typeof wireFields | undefined;
   const put = (key: string, value: string | null, label: string) => {
+    const fact = sourceOf(key);
+    const source = fact ? sources?.[fact] : undefined;
     fields[key] = {
       value,
       label,
+      ...(source && value !== null ? { source } : {}),
       ...(dateFields.has(key) ? { format: 'date' as const } : {}),
       ...(sensitiveFields.has(key) && type !== 'proof-of-residency' ? { sensitive: true } : {}),
     };
@@ -449,9 +494,13 @@ export function buildResult(
     // The back's zone may add fields the front has not (the INE's OCR number): extras merge too.
     const backPerson = factsOf(back).person;
     const extra = { ...backPerson?.extra, ...person?.extra };
-    const merged = person
-      ? { ...backPerson, ...person, ...(Object.keys(extra).length ? { extra } : {}) }
-      : undefined;
+    const { merged, sources } = mergeSides(
+      person ? { ...person, ...(Object.keys(extra).length ? { extra } : {}) } : undefined,
+      factsOf(front).personSources,
+      backPerson,
+      factsOf(back).personSources,
+    );
+    const unreadPrint = factsOf(front).notChecked?.printedFields;
     const country = String(data.country);
     const type = String(data.type);
     documents.push({
@@ -469,8 +518,10 @@ export function buildResult(
         demo,
         // A document's checks are recorded on its front's facts (they look at both sides).
         factsOf(front).documentChecks ?? {},
+        sources,
+        unreadPrint,
       ),
-      fields: fieldsOf(merged, type, country),
+      fields: fieldsOf(merged, type, country, sources),
     });
   }
 
@@ -657,6 +708,9 @@ export function verificationView(
     const docSteps = d.steps
       .filter((s) => shownStep(s, ctx.config.extensions))
       .map((s) =>
+        s.id === 'document-reading' && !ctx.config.extensions ? { ...s, data: withoutSources(s.data) } : s,
+      )
+      .map((s) =>
         renderStep(ctx, s, done.has(`documents.${i}.${s.id}`), runningKey === `documents.${i}.${s.id}`),
       );
     // The read fields show once document reading is done, as in its step.
@@ -667,7 +721,7 @@ export function verificationView(
       region: d.region,
       photos: d.media.map((m) => mediaUrl(ctx, m)!),
       steps: docSteps,
-      fields: read ? d.fields : {},
+      fields: read ? (ctx.config.extensions ? d.fields : withoutSources(d.fields)) : {},
     };
   });
   const finished = v.status !== 'running';
@@ -685,6 +739,17 @@ export function verificationView(
     // Once processed, the answers are ours to show (ext): the hosted API's data has no such key.
     ...(ctx.config.extensions ? { customFields: result.customFields } : {}),
   } as VerificationData & { inputs: FlowInput[]; createdAt: string; updatedAt: string };
+}
+
+/** Read fields as the hosted API shows them: without where each was read (`source`, ext). */
+function withoutSources<T extends Record<string, unknown>>(fields: T): T {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, field]) => {
+      if (!field || typeof field !== 'object' || !('source' in field)) return [key, field];
+      const { source: _source, ...rest } = field as Record<string, unknown>;
+      return [key, rest];
+    }),
+  ) as T;
 }
 
 /** What the hosted API reports of the device that created the verification. */

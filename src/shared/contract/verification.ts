@@ -85,6 +85,8 @@ export const documentFieldSchema = z.object({
   format: z.literal('date').optional(),
   sensitive: z.boolean().optional(),
   required: z.boolean().optional(),
+  /** (ext) Where the value was read: the zone, the barcode, the print (OCR) or a sample's marker. */
+  source: z.enum(['mrz', 'pdf417', 'print', 'marker']).optional(),
 });
 export type DocumentField = z.infer<typeof documentFieldSchema>;
 export const documentFieldsSchema = z.record(z.string(), documentFieldSchema);

@@ -15,6 +15,7 @@ import { parseMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { mrzBandImages, type MrzBandRead } from '@/checks/mrz/node/mrz-bands';
 import type { AlterationMap } from '@/checks/document/alteration';
 import { alterationMap } from '@/checks/document/node/alteration-map';
+import { vizCrops, type VizCrop, type VizCropJob } from '@/checks/viz/node/viz-crops';
 
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
@@ -104,6 +105,11 @@ export interface ImageJob {
   document?: boolean;
   /** Measure what alteration detection compares (`alterationMap`: its own full-size decode). */
   alteration?: boolean;
+  /**
+   * Cut these boxes (shares of the document) from the straightened document, or from the photo
+   * where the finder frames none, for the printed-field OCR (`@/checks/viz/node/viz-crops`).
+   */
+  viz?: VizCropJob[];
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -132,6 +138,8 @@ export type InspectedImage =
       document?: InspectedDocument;
       /** What alteration detection compares; null when the photo is too large to look at whole. */
       alteration?: AlterationMap | null | { failed: string };
+      /** The printed fields' crops asked (`viz`). */
+      vizCrops?: VizCrop[];
     }
   | { ok: false; reason: string };
 
@@ -181,7 +189,7 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
   }
   const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
   const { crop, mrzCrop, ...outline } = job.document
-    ? await findDocument(pixels, { crop: job.pdf417 || job.faces, mrzCrop: job.mrz })
+    ? await findDocument(pixels, { crop: job.pdf417 || job.faces || !!job.viz?.length, mrzCrop: job.mrz })
     : {};
   if (job.document) result.document = outline as InspectedDocument;
   // Whole photo first, as without the finder; the straightened document only when that reads
@@ -202,6 +210,7 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
       failed: error instanceof Error ? error.message : String(error),
     }));
   }
+  if (job.viz?.length) result.vizCrops = vizCrops(crop ? { ...crop, channels: 4 } : pixels, job.viz);
   if (job.faces) {
     result.faces = facePixels(pixels);
     if (crop) result.facesCrop = facePixels(crop);

@@ -4,6 +4,7 @@ import type { FileFormat } from '@/shared/file-format';
 import type { BankStatement } from '@/shared/contract/verification';
 import type { DocumentPerson } from '@/checks/mrz/document-reading';
 import type { DocumentCheckOutcomes } from './document-check-outcome';
+import type { FieldKey } from '@/checks/document/field-layouts';
 
 /** A file of a send-input request, already streamed to disk and sniffed by the route. */
 export interface StoredFile {
@@ -83,15 +84,38 @@ export interface InputFacts {
    * both sides); a check left out was not performed (verification/document-check-step.ts).
    */
   documentChecks?: DocumentCheckOutcomes;
+  /**
+   * The printed fields (VIZ) read on a document side (`@/checks/viz`): the layout read, each field's
+   * reading and how it compares with the zone or barcode of the same side.
+   */
+  printed?: { layout: string; fields: Partial<Record<FieldKey, PrintedFieldFact>>; ms: number };
+  /** Where each of `person`'s facts was read: the zone, the barcode, the print or a sample's marker. */
+  personSources?: Partial<Record<keyof Person, PersonSource>>;
   /** Text read from a PDF, trimmed (for custom documents). */
   text?: string;
 }
 
 /**
- * The checks an input's `notChecked` names: its faces, the descriptor of the face match, or the
- * reading of a PDF (a custom document or a bank statement).
+ * The checks an input's `notChecked` names: its faces, the descriptor of the face match, the
+ * reading of a PDF (a custom document or a bank statement), or a document's printed fields.
  */
-export type NotCheckedKey = 'faces' | 'faceMatch' | 'pdf';
+export type NotCheckedKey = 'faces' | 'faceMatch' | 'pdf' | 'printedFields';
+
+export type PersonSource = 'mrz' | 'pdf417' | 'print' | 'marker';
+
+/**
+ * One printed field: `read` (its value, the OCR's confidence, and whether the zone or barcode
+ * states the same), `blank` (its label printed, its place empty), `labelOnly` (its label read,
+ * its value not), `unread` (nothing of it read).
+ */
+export type PrintedFieldFact =
+  | {
+      state: 'read';
+      value: string;
+      confidence: number;
+      agreement: 'equal' | 'close' | 'different' | 'notStated';
+    }
+  | { state: 'blank' | 'labelOnly' | 'unread' };
 
 export interface CheckOutcome {
   /** null when the input passes. */
