@@ -1,15 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { migrate } from '@/server-shared/pg-migrate';
-import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
+import { flushErasure } from '@/server-shared/sqlite-erasure';
+import { openSqliteFile } from '@/server-shared/sqlite-file';
 import type { CompiledExecutor } from '@/server-shared/compiled-once';
-import { KeyQueue } from './key-queue';
+import { KeyQueue } from '@/server-shared/key-queue';
 import { pgMigrations } from './pg-migrations';
 import type { BffTables, Epoch, Time } from './rows';
-import { SqliteConnectionDriver, directExecutor, sqliteConnectionDialect } from './sqlite-driver';
+import { directExecutor } from '@/server-shared/sqlite-driver';
 import { migrateSqlite } from './sqlite-migrations';
 
 /**
@@ -49,14 +47,7 @@ export interface StoreDialect {
 
 /** One SQLite file (WAL), owned by one process. */
 export function sqliteDialect(file: string): StoreDialect {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  zeroWhatIsDeleted(raw);
-  migrateSqlite(raw);
-  const driver = new SqliteConnectionDriver(raw, () => raw.close());
-  const db = new Kysely<BffTables>({ dialect: sqliteConnectionDialect(driver) });
+  const { raw, driver, db } = openSqliteFile<BffTables>(file, migrateSqlite);
   const queue = new KeyQueue();
   return {
     name: 'sqlite',

@@ -95,16 +95,16 @@ export class MediaStore {
    * was not; any other file without a record (an orphan of an older version, or of a replaced
    * input whose removal was cut short) is removed. Returns what it did, for the log.
    */
-  recover(hasRecord: (mediaId: string) => boolean) {
+  async recover(hasRecord: (mediaId: string) => Promise<boolean>) {
     const done = { published: 0, removed: 0 };
-    for (const name of fs.readdirSync(this.mediaDir)) {
+    for (const name of await fs.promises.readdir(this.mediaDir)) {
       const file = path.join(this.mediaDir, name);
       const pending = /^([0-9a-f]{32})\.pending$/.exec(name);
-      if (pending && hasRecord(pending[1])) {
-        fs.renameSync(file, path.join(this.mediaDir, pending[1]));
+      if (pending && (await hasRecord(pending[1]))) {
+        await fs.promises.rename(file, path.join(this.mediaDir, pending[1]));
         done.published++;
-      } else if (pending || !/^[0-9a-f]{32}$/.test(name) || !hasRecord(name)) {
-        fs.rmSync(file, { force: true, recursive: true });
+      } else if (pending || !/^[0-9a-f]{32}$/.test(name) || !(await hasRecord(name))) {
+        await fs.promises.rm(file, { force: true, recursive: true });
         done.removed++;
       }
     }

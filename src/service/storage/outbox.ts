@@ -1,18 +1,16 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { request } from 'undici';
-import type { Db } from './db';
-import { bodyNaming, DeliveryQueue, type OutboxRow } from './delivery-queue';
+import type { DeliveryQueue, OutboxRow } from './delivery-queue';
 import { redactUrl, type OutboundPolicy } from './outbound-url';
 
 export const signBody = (body: string | Buffer, secret: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
 
 /**
- * Durable webhook outbox: an event is written to SQLite in the same step as the state change
- * that caused it, then delivered; failures are retried on the WEBHOOK_RETRY_SECONDS schedule,
- * and pending deliveries resume when the service starts again. With PostgreSQL the SQLite table
- * is only where an event waits until it is moved to PostgreSQL, and deliveries run from there.
+ * Durable webhook outbox: an event is written in the same transaction as the state change that
+ * caused it (`VerificationRepo.enqueueEvent`), then delivered from there; failures are retried on
+ * the WEBHOOK_RETRY_SECONDS schedule, and pending deliveries resume when the service starts again.
  */
 export class Outbox {
   /** Per receiver URL: a timer until its next due delivery, or a delivery under way. */
@@ -23,10 +21,9 @@ export class Outbox {
   private closed = false;
   private readonly shutdown = new AbortController();
   private resumeRetry: NodeJS.Timeout | null = null;
-  private readonly queue: DeliveryQueue;
 
   constructor(
-    private readonly db: Db,
+    private readonly queue: DeliveryQueue,
     private readonly options: {
       secret: string;
       retrySeconds: number[];
@@ -34,34 +31,8 @@ export class Outbox {
       log: FastifyBaseLogger;
       /** Where deliveries may go; checked again at every attempt. */
       policy: OutboundPolicy;
-      /** Default: the SQLite outbox table. */
-      queue?: DeliveryQueue;
     },
-  ) {
-    this.queue = options.queue ?? DeliveryQueue.sqlite(db);
-  }
-
-  /** Call inside the transaction that makes the change; delivery starts after `resume`. */
-  enqueue(url: string, eventName: string, payload: unknown): number {
-    const now = Date.now();
-    const info = this.db
-      .prepare('INSERT INTO outbox (url, event_name, body, next_at, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(url, eventName, JSON.stringify(payload), now, now);
-    return Number(info.lastInsertRowid);
-  }
-
-  /**
-   * Erasure: every event about one resource goes, delivered or not (its body carries the
-   * verification's metadata, and a receiver could only fetch a verification that is gone).
-   * Call inside the erasing transaction; the path is made of service ids (no LIKE wildcards).
-   * With PostgreSQL, the events already moved there go right after, outside that transaction.
-   */
-  dropAllFor(resourcePath: string) {
-    this.db.prepare('DELETE FROM outbox WHERE body LIKE ?').run(bodyNaming(resourcePath));
-    this.queue
-      .dropAllFor(resourcePath)
-      .catch((err: unknown) => this.options.log.error({ err, resourcePath }, 'webhook events not erased'));
-  }
+  ) {}
 
   /** Deliveries given up on, newest first: they stay until redelivered (or erased). */
   async failed(limit = 500) {
@@ -207,6 +178,5 @@ export class Outbox {
     if (this.resumeRetry) clearTimeout(this.resumeRetry);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    await this.queue.close();
   }
 }

@@ -23,10 +23,7 @@ async function videoDescriptor(path: string, facts: InputFacts) {
 export async function addFaceDescriptors(ctx: ServiceContext, v: VerificationRow, plan: FlowPlan) {
   if (plan.biometric === null) return;
   const accepted = new Map(
-    ctx.repo
-      .inputs(v.id)
-      .filter((i) => i.status === 'accepted')
-      .map((i) => [i.slot, i]),
+    (await ctx.repo.inputs(v.id)).filter((i) => i.status === 'accepted').map((i) => [i.slot, i]),
   );
   const hasFace = (row: InputRow | undefined): row is InputRow =>
     !!row?.media_id && (factsOf(row).faces ?? 0) > 0;
@@ -50,6 +47,6 @@ export async function addFaceDescriptors(ctx: ServiceContext, v: VerificationRow
       ctx.log.error({ err: error, slot: row.slot }, 'no face descriptor for the face match');
     }
     if (!descriptor) continue;
-    ctx.repo.setInputFacts(v.id, row.slot, JSON.stringify({ ...facts, faceDescriptor: descriptor }));
+    await ctx.repo.setInputFacts(v.id, row.slot, JSON.stringify({ ...facts, faceDescriptor: descriptor }));
   }
 }

@@ -56,15 +56,15 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
   const [selfieMedia, spriteMedia] = stored;
   const now = Date.now();
   const still = { identity: v.identity, verificationId: v.id, format: 'jpeg', createdAt: now } as const;
-  ctx.db.transaction(() => {
-    ctx.repo.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
-    ctx.repo.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
-    ctx.repo.setInputFacts(
+  await ctx.repo.transaction(async (tx) => {
+    await tx.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
+    await tx.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
+    await tx.setInputFacts(
       v.id,
       video.slot,
       JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }),
     );
-  })();
+  });
   // Published once their records are in, as every media file (media-store.ts).
   await Promise.all(stored.map((id) => ctx.media.publish(id)));
 }

@@ -11,7 +11,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
     { schema: { response: { 200: { contentType: 'application/octet-stream' } } } },
     async (request, reply) => {
       const file = ctx.media.pathOf(request.params.mediaId);
-      const row = file ? ctx.repo.media(request.params.mediaId) : undefined;
+      const row = file ? await ctx.repo.media(request.params.mediaId) : undefined;
       if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
       return reply
         .header('content-type', mimeOf[row.format])
