@@ -1,8 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { tempDataDir } from '../testing/temp-dirs';
-import { migrations, openSqlite } from './db';
+import { migrations, openPostgres, openSqlite, type ServiceDb } from './db';
 import { initial } from './migrations/001-initial';
 import { VerificationRepo } from './verification-repo';
 
@@ -54,4 +56,55 @@ describe('the service database on SQLite: numbered migrations', () => {
       expect(applied(dataDir)).toEqual(migrations.map((m) => ({ version: m.version, name: m.name })));
     },
   );
+});
+
+const database = freshSchemaUrl('idv_service_db');
+afterAll(() => dropSchema(database.schema));
+
+describe('the service database on PostgreSQL', () => {
+  it('is migrated once by instances that start together', async () => {
+    const [one, two] = [openPostgres(database.url), openPostgres(database.url)];
+    try {
+      await Promise.all([one.ready(), two.ready()]);
+      const { rows } = await sql<{ version: number }>`SELECT version FROM service_schema_migrations`.execute(
+        one.db,
+      );
+      expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe.each<{ name: string; open: () => Promise<ServiceDb> }>([
+  { name: 'SQLite', open: async () => openSqlite(tempDataDir()) },
+  {
+    name: 'PostgreSQL',
+    open: async () => {
+      const db = openPostgres(database.url);
+      await db.ready();
+      return db;
+    },
+  },
+])('the verification repository on $name', ({ open }) => {
+  it('takes the newest verification of an identity, the later one of two made in the same millisecond', async () => {
+    const db = await open();
+    try {
+      const repo = new VerificationRepo(db);
+      const made = {
+        identity: `i-${Math.random()}`,
+        flow_id: 'global-passport',
+        metadata: null,
+        expires_at: null,
+      };
+      const at = { ip: null, ua: null, challenge: null, created_at: 1000 };
+      await repo.insert({ id: `${made.identity}-1`, ...made, ...at });
+      await repo.insert({ id: `${made.identity}-2`, ...made, ...at });
+      expect((await repo.byIdentity(made.identity))?.id).toBe(`${made.identity}-2`);
+      await repo.insert({ id: `${made.identity}-0`, ...made, ...at, created_at: 999 });
+      expect((await repo.byIdentity(made.identity))?.id).toBe(`${made.identity}-2`);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -1,0 +1,76 @@
+// Two service apps on one PostgreSQL schema (DATABASE_URL), each with a DATA_DIR of its own: a
+// verification made on one is the same verification on the other.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
+import {
+  completeGlobalPassport,
+  createVerification,
+  getVerification,
+  startService,
+  waitForStatus,
+  type RunningService,
+} from '../testing/harness';
+
+const database = freshSchemaUrl('idv_service_multi');
+let a: RunningService;
+let b: RunningService;
+
+beforeAll(async () => {
+  // Both start at once on an empty schema: one migrates, the other waits for it.
+  [a, b] = await Promise.all([
+    startService({ DATABASE_URL: database.url }),
+    startService({ DATABASE_URL: database.url }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await dropSchema(database.schema);
+});
+
+/** The same request to the other instance, with its own token: the answers must agree. */
+const on = (svc: RunningService, path: string, init: RequestInit = {}) =>
+  fetch(`${svc.url}${path}`, { ...init, headers: { ...svc.auth, ...init.headers } });
+
+describe('two service instances on one PostgreSQL database', () => {
+  it('see the same verification, its inputs and its processing, whichever took them', async () => {
+    const v = await createVerification(a, 'global-passport', { campaign: 'multi' });
+    // A token of one instance is a token of the other (signed with the shared client secret).
+    expect((await fetch(`${b.url}/v2/verifications/${v.id}`, { headers: a.auth })).status).toBe(200);
+    const identity = await (await on(b, `/v2/identities/${v.identity}`)).json();
+    expect(identity).toMatchObject({
+      _id: v.identity,
+      verificationId: v.id,
+      metadata: { campaign: 'multi' },
+    });
+
+    const sent = await completeGlobalPassport(b, v.identity);
+    expect(sent.status).toBe(201);
+    // Taken by B, processed there; read on A.
+    const done = await waitForStatus(a, v.id, ['verified', 'reviewNeeded', 'rejected']);
+    // Links name the instance that answers (PUBLIC_URL: the balancer's address, in production).
+    const unlinked = (svc: RunningService, data: unknown) => JSON.stringify(data).replaceAll(svc.url, '');
+    expect(unlinked(a, done)).toBe(unlinked(b, await getVerification(b, v.id)));
+    expect((done.inputs as { status: number }[]).map((i) => i.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it('a re-verification made on one instance is the identity newest verification on the other', async () => {
+    const first = await createVerification(a, 'global-passport');
+    const again = await on(b, '/v2/verifications', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ flowId: 'global-passport', identityId: first.identity }),
+    });
+    const second = (await again.json()) as { id: string };
+    const identity = (await (await on(a, `/v2/identities/${first.identity}`)).json()) as {
+      verificationId: string;
+    };
+    expect(identity.verificationId).toBe(second.id);
+  });
+
+  it('an erasure on one instance is seen by the other', async () => {
+    const v = await createVerification(a, 'global-passport');
+    expect((await on(b, `/v2/verifications/${v.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await on(a, `/v2/verifications/${v.id}`)).status).toBe(404);
+  });
+});
