@@ -54,7 +54,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   const contracts = useZodContracts(app);
   configurePdfReading(config.pdfReading);
   const db = openServiceDb(config);
-  const media = new MediaStore(config.dataDir);
+  // With DATABASE_URL media are chunks in PostgreSQL, which every instance reads.
+  const media = new MediaStore(config.dataDir, db.name === 'postgres' ? { chunks: db.db } : {});
   media.clearTmp();
   const repo = new VerificationRepo(db);
   const flows = loadFlows();

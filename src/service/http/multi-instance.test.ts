@@ -1,5 +1,6 @@
 // Two service apps on one PostgreSQL schema (DATABASE_URL), each with a DATA_DIR of its own: a
 // verification made on one is the same verification on the other.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import {
@@ -33,7 +34,7 @@ const on = (svc: RunningService, path: string, init: RequestInit = {}) =>
   fetch(`${svc.url}${path}`, { ...init, headers: { ...svc.auth, ...init.headers } });
 
 describe('two service instances on one PostgreSQL database', () => {
-  it('see the same verification, its inputs and its processing, whichever took them', async () => {
+  it('see the same verification, its inputs, processing and media, whichever took them', async () => {
     const v = await createVerification(a, 'global-passport', { campaign: 'multi' });
     // A token of one instance is a token of the other (signed with the shared client secret).
     expect((await fetch(`${b.url}/v2/verifications/${v.id}`, { headers: a.auth })).status).toBe(200);
@@ -52,6 +53,34 @@ describe('two service instances on one PostgreSQL database', () => {
     const unlinked = (svc: RunningService, data: unknown) => JSON.stringify(data).replaceAll(svc.url, '');
     expect(unlinked(a, done)).toBe(unlinked(b, await getVerification(b, v.id)));
     expect((done.inputs as { status: number }[]).map((i) => i.status)).toEqual([200, 200, 200, 200]);
+
+    // Its media, stored by B, are served by A: the same bytes.
+    const mediaIds = [
+      ...new Set([...JSON.stringify(done).matchAll(/\/media\/([0-9a-f]{32})/g)].map((m) => m[1])),
+    ];
+    expect(mediaIds.length).toBeGreaterThanOrEqual(3);
+    for (const id of mediaIds) {
+      const [fromA, fromB] = await Promise.all([on(a, `/media/${id}`), on(b, `/media/${id}`)]);
+      expect([fromA.status, fromB.status]).toEqual([200, 200]);
+      expect(fromA.headers.get('content-type')).toBe(fromB.headers.get('content-type'));
+      expect(Buffer.from(await fromA.arrayBuffer()).equals(Buffer.from(await fromB.arrayBuffer()))).toBe(
+        true,
+      );
+    }
+
+    // Erased on A: the media go too, for both.
+    expect((await on(a, `/v2/verifications/${v.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await on(b, `/media/${mediaIds[0]}`)).status).toBe(404);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT 1 FROM service_media_chunks WHERE media_id = ANY($1)', [
+        mediaIds,
+      ]);
+      expect(rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 
   it('a re-verification made on one instance is the identity newest verification on the other', async () => {

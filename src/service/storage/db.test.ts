@@ -3,8 +3,9 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
+import { serviceDbs } from '../testing/service-dbs';
 import { tempDataDir } from '../testing/temp-dirs';
-import { migrations, openPostgres, openSqlite, type ServiceDb } from './db';
+import { migrations, openPostgres, openSqlite } from './db';
 import { initial } from './migrations/001-initial';
 import { VerificationRepo } from './verification-repo';
 
@@ -76,17 +77,7 @@ describe('the service database on PostgreSQL', () => {
   });
 });
 
-describe.each<{ name: string; open: () => Promise<ServiceDb> }>([
-  { name: 'SQLite', open: async () => openSqlite(tempDataDir()) },
-  {
-    name: 'PostgreSQL',
-    open: async () => {
-      const db = openPostgres(database.url);
-      await db.ready();
-      return db;
-    },
-  },
-])('the verification repository on $name', ({ open }) => {
+describe.each(serviceDbs(database.url))('the verification repository on $name', ({ open }) => {
   it('takes the newest verification of an identity, the later one of two made in the same millisecond', async () => {
     const db = await open();
     try {

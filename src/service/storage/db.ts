@@ -6,12 +6,13 @@ import { flushErasure } from '@/server-shared/sqlite-erasure';
 import { openSqliteFile } from '@/server-shared/sqlite-file';
 import { initial } from './migrations/001-initial';
 import { jobs } from './migrations/002-jobs';
+import { mediaChunks } from './migrations/003-media-chunks';
 import { userVersionBaseline } from './migrations/user-version-baseline';
 import type { ServiceTables } from './rows';
 import { tablePrefix } from './table-prefix';
 
 /** The numbered migrations (`migrations/NNN-name.ts`), in order. */
-export const migrations = [initial, jobs];
+export const migrations = [initial, jobs, mediaChunks];
 
 /**
  * The service's database, written once for both dialects: what differs between SQLite
@@ -45,7 +46,7 @@ export function openSqlite(dataDir: string): ServiceDb {
 }
 
 /** The tables of `ServiceTables`, named `service_*` on PostgreSQL (see `migrations/001-initial.ts`). */
-const TABLES = ['verifications', 'inputs', 'media', 'outbox', 'credit_checks'];
+const TABLES = ['verifications', 'inputs', 'media', 'outbox', 'credit_checks', 'media_chunks'];
 
 /**
  * PostgreSQL (DATABASE_URL), shared by any number of instances (and by the BFF, if you like: the

@@ -87,6 +87,14 @@ export interface JobTable {
   version: string;
 }
 
+/** A medium's bytes in the database, `CHUNK_BYTES` per row (`media-chunks.ts`). */
+export interface MediaChunkTable {
+  media_id: string;
+  n: number;
+  data: Buffer;
+  created_at: number;
+}
+
 export interface ServiceTables {
   verifications: VerificationTable;
   inputs: InputRow;
@@ -94,4 +102,5 @@ export interface ServiceTables {
   outbox: OutboxTable;
   credit_checks: CreditCheckTable;
   jobs: JobTable;
+  media_chunks: MediaChunkTable;
 }

@@ -112,8 +112,12 @@ export class VerificationRepo {
       .execute();
   }
 
-  /** The rows of a verification, its inputs and its media records (not the files). */
+  /** The rows of a verification, its inputs and its media records, and media kept as chunks (not files). */
   async delete(id: string) {
+    await this.db
+      .deleteFrom('media_chunks')
+      .where('media_id', 'in', (eb) => eb.selectFrom('media').select('id').where('verification_id', '=', id))
+      .execute();
     await this.db.deleteFrom('inputs').where('verification_id', '=', id).execute();
     await this.db.deleteFrom('media').where('verification_id', '=', id).execute();
     await this.db.deleteFrom('verifications').where('id', '=', id).execute();
@@ -189,6 +193,7 @@ export class VerificationRepo {
   }
 
   async deleteMedia(id: string) {
+    await this.db.deleteFrom('media_chunks').where('media_id', '=', id).execute();
     await this.db.deleteFrom('media').where('id', '=', id).execute();
   }
 

@@ -36,12 +36,12 @@ export async function addFaceDescriptors(ctx: ServiceContext, v: VerificationRow
   for (const row of [biometric, ...fronts]) {
     const facts = factsOf(row);
     if (facts.faceDescriptor) continue;
-    const path = ctx.media.pathOf(row.media_id!);
-    if (!path) continue;
     let descriptor: number[] | undefined;
     try {
       descriptor =
-        row.input_type === 'selfie-video' ? await videoDescriptor(path, facts) : await faceDescriptorOf(path);
+        (await ctx.media.withFile(row.media_id!, (file) =>
+          row.input_type === 'selfie-video' ? videoDescriptor(file, facts) : faceDescriptorOf(file),
+        )) ?? undefined;
     } catch (error) {
       // The input passed its checks already; without its descriptor there is no facematch step.
       ctx.log.error({ err: error, slot: row.slot }, 'no face descriptor for the face match');

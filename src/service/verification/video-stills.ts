@@ -15,16 +15,15 @@ const SPRITE_HEIGHT = 240;
  */
 export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, video: InputRow) {
   const facts = factsOf(video);
-  const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
-  if (facts.frames || !path) return;
-  let frames: FacePixels[];
+  if (facts.frames || !video.media_id) return;
+  let frames: FacePixels[] | null;
   try {
-    frames = await videoFrames(path, facts.durationSeconds);
+    frames = await ctx.media.withFile(video.media_id, (file) => videoFrames(file, facts.durationSeconds));
   } catch (error) {
     ctx.log.info({ err: error }, 'no stills taken of a liveness video');
     return;
   }
-  if (frames.length === 0) return;
+  if (!frames || frames.length === 0) return;
   const raw = ({ data, width, height, channels }: FacePixels) =>
     sharp(data, { raw: { width, height, channels } });
   const selfie = await raw(frames[Math.floor(frames.length / 2)])
