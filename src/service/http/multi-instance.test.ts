@@ -102,4 +102,29 @@ describe('two service instances on one PostgreSQL database', () => {
     expect((await on(b, `/v2/verifications/${v.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await on(a, `/v2/verifications/${v.id}`)).status).toBe(404);
   });
+
+  // Every input, twice at once: the first to take the identity completes the verification, the
+  // other then finds its inputs locked. Run side by side, both would be accepted.
+  const sendTwiceAtOnce = async (first: RunningService, second: RunningService) => {
+    const v = await createVerification(first, 'global-passport');
+    const answers = await Promise.all([
+      completeGlobalPassport(first, v.identity),
+      completeGlobalPassport(second, v.identity),
+    ]);
+    return answers.map((r) => [r.status, (r.body as { code?: string }).code ?? null]).sort();
+  };
+
+  it('run concurrent send-inputs of one identity one after the other, as one instance does', async () => {
+    const one = await startService();
+    try {
+      const alone = await sendTwiceAtOnce(one, one);
+      expect(alone).toEqual([
+        [201, null],
+        [409, 'input.locked'],
+      ]);
+      expect(await sendTwiceAtOnce(a, b)).toEqual(alone);
+    } finally {
+      await one.close();
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { advisoryLocks } from '@/server-shared/advisory-locks';
+import { KeyQueue } from '@/server-shared/key-queue';
 import { migratePostgres, migrateSqliteFile } from '@/server-shared/numbered-migrations';
 import { openPgPool } from '@/server-shared/pg-pool';
 import { flushErasure } from '@/server-shared/sqlite-erasure';
@@ -27,11 +29,17 @@ export interface ServiceDb {
   ready(): Promise<void>;
   /** After an erasure's transaction: nothing of the erased rows left in the files. */
   afterErase(): void;
+  /**
+   * Runs fn with no other fn of the same key running meanwhile: within the process on SQLite (one
+   * process owns the file), across every instance on PostgreSQL (an advisory lock).
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 /** `DATA_DIR/service.sqlite`, migrated at open (a file of an older release too). */
 export function openSqlite(dataDir: string): ServiceDb {
+  const queue = new KeyQueue();
   const { raw, db } = openSqliteFile<ServiceTables>(path.join(dataDir, 'service.sqlite'), (file) =>
     migrateSqliteFile(file, migrations, { table: 'schema_migrations', baseline: userVersionBaseline }),
   );
@@ -41,6 +49,7 @@ export function openSqlite(dataDir: string): ServiceDb {
     insertOrder: sql<number>`rowid`,
     ready: async () => undefined,
     afterErase: () => flushErasure(raw),
+    exclusive: (key, fn) => queue.run(key, fn),
     close: () => db.destroy(),
   };
 }
@@ -52,12 +61,18 @@ const TABLES = ['verifications', 'inputs', 'media', 'outbox', 'credit_checks', '
  * PostgreSQL (DATABASE_URL), shared by any number of instances (and by the BFF, if you like: the
  * service's tables are `service_*`). Migrated under an advisory lock before the first query.
  */
-export function openPostgres(connectionString: string, options: { max?: number } = {}): ServiceDb {
+export function openPostgres(
+  connectionString: string,
+  options: { max?: number; lockConnections?: number } = {},
+): ServiceDb {
   const pool = openPgPool(connectionString, { max: options.max ?? 10, bigintAsNumber: true });
   const db = new Kysely<ServiceTables>({
     dialect: new PostgresDialect({ pool }),
     plugins: [tablePrefix('service_', TABLES)],
   });
+  // A lock is held on a connection of its own for a whole send-input (checks included): so many
+  // identities' send-inputs are under way at once per instance, the next wait for a connection.
+  const locks = advisoryLocks(connectionString, { connections: options.lockConnections ?? 8 });
   let migrated: Promise<void> | null = null;
   return {
     name: 'postgres',
@@ -72,7 +87,10 @@ export function openPostgres(connectionString: string, options: { max?: number }
         throw error;
       })),
     afterErase: () => undefined,
-    close: () => db.destroy(),
+    exclusive: (key, fn) => locks.run(`idv-service:${key}`, fn),
+    close: async () => {
+      await Promise.all([db.destroy(), locks.close()]);
+    },
   };
 }
 

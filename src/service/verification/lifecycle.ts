@@ -25,7 +25,6 @@ type Completion = 'complete' | 'waiting' | 'incomplete';
  * handler checks the verification's state and times first.
  */
 export class Lifecycle {
-  private readonly locks = new Map<string, Promise<unknown>>();
   private readonly processing = new Set<string>();
   private readonly shutdown = new AbortController();
   private closed = false;
@@ -67,17 +66,12 @@ export class Lifecycle {
     });
   }
 
-  /** Runs fn with no other send-input or state change of the same identity in between. */
-  async withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(identity) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.catch(() => {});
-    this.locks.set(identity, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(identity) === tail) this.locks.delete(identity);
-    }
+  /**
+   * Runs fn with no other send-input or state change of the same identity in between, on any
+   * instance that shares the database (`ServiceDb.exclusive`).
+   */
+  withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
+    return this.ctx.db.exclusive(`identity:${identity}`, fn);
   }
 
   /**
