@@ -66,6 +66,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
+    alone: (key, fn) => db.tryExclusive(key, fn),
   });
   const ctx: ServiceContext = {
     config,

@@ -7,7 +7,9 @@ import {
   completeGlobalPassport,
   createVerification,
   getVerification,
+  startReceiver,
   startService,
+  waitFor,
   waitForStatus,
   type RunningService,
 } from '../testing/harness';
@@ -15,19 +17,28 @@ import {
 const database = freshSchemaUrl('idv_service_multi');
 let a: RunningService;
 let b: RunningService;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
+  receiver = await startReceiver('multi-instance-webhook-secret');
+  const env = {
+    DATABASE_URL: database.url,
+    SERVICE_WEBHOOK_URL: receiver.url,
+    WEBHOOK_SECRET: 'multi-instance-webhook-secret',
+  };
   // Both start at once on an empty schema: one migrates, the other waits for it.
-  [a, b] = await Promise.all([
-    startService({ DATABASE_URL: database.url }),
-    startService({ DATABASE_URL: database.url }),
-  ]);
+  [a, b] = await Promise.all([startService(env), startService(env)]);
 });
 
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
+  await receiver?.close();
   await dropSchema(database.schema);
 });
+
+/** The events the receiver got about one verification, by name. */
+const eventsOf = (id: string) =>
+  receiver.received.filter((r) => (r.json.resource as string).endsWith(`/v2/verifications/${id}`));
 
 /** The same request to the other instance, with its own token: the answers must agree. */
 const on = (svc: RunningService, path: string, init: RequestInit = {}) =>
@@ -53,6 +64,13 @@ describe('two service instances on one PostgreSQL database', () => {
     const unlinked = (svc: RunningService, data: unknown) => JSON.stringify(data).replaceAll(svc.url, '');
     expect(unlinked(a, done)).toBe(unlinked(b, await getVerification(b, v.id)));
     expect((done.inputs as { status: number }[]).map((i) => i.status)).toEqual([200, 200, 200, 200]);
+    // Both instances deliver from the one outbox: every event once, in order, validly signed.
+    await waitFor(async () => eventsOf(v.id).some((e) => e.json.eventName === 'verification_completed'));
+    const events = eventsOf(v.id);
+    expect(new Set(events.map((e) => e.body)).size).toBe(events.length);
+    expect(events[0].json.eventName).toBe('verification_started');
+    expect(events.at(-1)?.json.eventName).toBe('verification_completed');
+    expect(events.every((e) => e.validSignature)).toBe(true);
 
     // Its media, stored by B, are served by A: the same bytes.
     const mediaIds = [
@@ -101,6 +119,27 @@ describe('two service instances on one PostgreSQL database', () => {
     const v = await createVerification(a, 'global-passport');
     expect((await on(b, `/v2/verifications/${v.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await on(a, `/v2/verifications/${v.id}`)).status).toBe(404);
+  });
+
+  it('erases once when both instances are asked at once, with one verification_deleted', async () => {
+    const v = await createVerification(a, 'global-passport');
+    const answers = await Promise.all(
+      [a, b].map((svc) => on(svc, `/v2/verifications/${v.id}`, { method: 'DELETE' })),
+    );
+    // A request that found the verification before the other erased it still answers 204.
+    expect(answers.every((r) => r.status === 204 || r.status === 404)).toBe(true);
+    await waitFor(async () => eventsOf(v.id).some((e) => e.json.eventName === 'verification_deleted'));
+    // Any second event would have been written with the first, and delivered right after it.
+    await waitFor(async () => {
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      try {
+        return (await db.query('SELECT 1 FROM service_outbox WHERE delivered_at IS NULL')).rows.length === 0;
+      } finally {
+        await db.end();
+      }
+    });
+    expect(eventsOf(v.id).map((e) => e.json.eventName)).toEqual(['verification_deleted']);
   });
 
   // Every input, twice at once: the first to take the identity completes the verification, the

@@ -34,6 +34,8 @@ export interface ServiceDb {
    * process owns the file), across every instance on PostgreSQL (an advisory lock).
    */
   exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** fn under the same lock if no one holds it now (true), else nothing (false). */
+  tryExclusive(key: string, fn: () => Promise<void>): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ export function openSqlite(dataDir: string): ServiceDb {
     ready: async () => undefined,
     afterErase: () => flushErasure(raw),
     exclusive: (key, fn) => queue.run(key, fn),
+    // Callers already run one fn per key at a time within the process.
+    tryExclusive: async (_key, fn) => {
+      await fn();
+      return true;
+    },
     close: () => db.destroy(),
   };
 }
@@ -88,6 +95,7 @@ export function openPostgres(
       })),
     afterErase: () => undefined,
     exclusive: (key, fn) => locks.run(`idv-service:${key}`, fn),
+    tryExclusive: (key, fn) => locks.tryRun(`idv-service:${key}`, fn),
     close: async () => {
       await Promise.all([db.destroy(), locks.close()]);
     },

@@ -4,6 +4,9 @@ import { request } from 'undici';
 import type { DeliveryQueue, OutboxRow } from './delivery-queue';
 import { redactUrl, type OutboundPolicy } from './outbound-url';
 
+/** How soon a URL another instance was delivering to is looked at again. */
+const OTHER_INSTANCE_RETRY_MS = 1000;
+
 export const signBody = (body: string | Buffer, secret: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
 
@@ -31,6 +34,11 @@ export class Outbox {
       log: FastifyBaseLogger;
       /** Where deliveries may go; checked again at every attempt. */
       policy: OutboundPolicy;
+      /**
+       * Runs a URL's deliveries unless another instance sharing the outbox runs them now (false),
+       * so that each event goes once and a receiver's events go in order (`ServiceDb.tryExclusive`).
+       */
+      alone: (key: string, fn: () => Promise<void>) => Promise<boolean>;
     },
   ) {}
 
@@ -89,7 +97,7 @@ export class Outbox {
     }
     this.busy.add(url);
     this.again.delete(url);
-    void this.step(url)
+    void this.stepAlone(url)
       .catch((err: unknown) => {
         if (!this.closed) this.options.log.warn({ err, url: redactUrl(url) }, 'webhook delivery step failed');
         this.schedule(url, 1000);
@@ -110,6 +118,12 @@ export class Outbox {
       Math.min(delay, 2 ** 31 - 1),
     );
     this.timers.set(url, timer);
+  }
+
+  private async stepAlone(url: string) {
+    const ran = await this.options.alone(`outbox:${url}`, () => this.step(url));
+    // The instance delivering to this URL may be done before it sees the rows written here.
+    if (!ran) this.schedule(url, OTHER_INSTANCE_RETRY_MS);
   }
 
   /** Delivers the due head of one URL's queue, then goes on with the next; or waits for it. */

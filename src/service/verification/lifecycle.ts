@@ -315,6 +315,8 @@ export class Lifecycle {
     await this.withLock(v.identity, async () => {
       this.drop('upload-wait', v.id);
       this.drop('expire', v.id);
+      // Erased meanwhile (by another instance's request or retention sweep): one erasure, one event.
+      if (!(await this.ctx.repo.get(v.id))) return;
       const media = await this.ctx.repo.mediaIdsOf(v.id);
       await this.ctx.repo.transaction(async (tx) => {
         await tx.delete(v.id);
