@@ -33,7 +33,7 @@ export const commonSettings = {
     group: 'production',
     default: 'unset (SQLite in `DATA_DIR`)',
     description:
-      "PostgreSQL: the BFF's store, shared by any number of instances, and the service's webhook outbox",
+      "PostgreSQL: the BFF's store and the service's state, each shared by any number of instances",
   }),
   SERVICE_CLIENT_ID: textSetting(devDefaults.SERVICE_CLIENT_ID, {
     group: 'production',

@@ -1,15 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { migrate } from '@/server-shared/pg-migrate';
-import { flushErasure, zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
+import { flushErasure } from '@/server-shared/sqlite-erasure';
+import { openSqliteFile } from '@/server-shared/sqlite-file';
 import type { CompiledExecutor } from '@/server-shared/compiled-once';
-import { KeyQueue } from './key-queue';
+import { advisoryLocks } from '@/server-shared/advisory-locks';
+import { openPgPool } from '@/server-shared/pg-pool';
+import { KeyQueue } from '@/server-shared/key-queue';
 import { pgMigrations } from './pg-migrations';
 import type { BffTables, Epoch, Time } from './rows';
-import { SqliteConnectionDriver, directExecutor, sqliteConnectionDialect } from './sqlite-driver';
+import { directExecutor } from '@/server-shared/sqlite-driver';
 import { migrateSqlite } from './sqlite-migrations';
 
 /**
@@ -49,14 +49,7 @@ export interface StoreDialect {
 
 /** One SQLite file (WAL), owned by one process. */
 export function sqliteDialect(file: string): StoreDialect {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  zeroWhatIsDeleted(raw);
-  migrateSqlite(raw);
-  const driver = new SqliteConnectionDriver(raw, () => raw.close());
-  const db = new Kysely<BffTables>({ dialect: sqliteConnectionDialect(driver) });
+  const { raw, driver, db } = openSqliteFile<BffTables>(file, migrateSqlite);
   const queue = new KeyQueue();
   return {
     name: 'sqlite',
@@ -86,20 +79,14 @@ export async function postgresDialect(
   connectionString: string,
   options: { max?: number } = {},
 ): Promise<StoreDialect> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
-  // An idle client whose server went away emits 'error'; the pool replaces it on the next query.
-  pool.on('error', () => undefined);
+  const pool = openPgPool(connectionString, { max: options.max ?? 10 });
   const client = await pool.connect();
   try {
     await migrate(client, pgMigrations, 'bff_migrations', MIGRATION_LOCK);
   } finally {
     client.release();
   }
-  // Locks of `exclusive` wait on their own connections, so that code running under a lock can
-  // always get one of the main pool's: sharing one pool, enough waiting locks would starve it.
-  const lockPool = new pg.Pool({ connectionString, max: 4 });
-  lockPool.on('error', () => undefined);
-  const queue = new KeyQueue();
+  const locks = advisoryLocks(connectionString, { connections: 4 });
   const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
   return {
     name: 'postgres',
@@ -115,30 +102,10 @@ export async function postgresDialect(
     // xmax = 0 only for a row this statement inserted.
     inserted: sql<boolean>`(xmax = 0)`,
     readJson: (value) => value,
-    exclusive: (key, fn) => {
-      // One waiter per key and instance on the database, the others queue here.
-      const run = async () => {
-        const lock = await lockPool.connect();
-        let broken = false;
-        try {
-          await lock.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
-          try {
-            return await fn();
-          } finally {
-            await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => {
-              // A connection that cannot unlock must not go back to the pool still holding the lock.
-              broken = true;
-            });
-          }
-        } finally {
-          lock.release(broken);
-        }
-      };
-      return queue.run(key, run);
-    },
+    exclusive: (key, fn) => locks.run(key, fn),
     afterErase: () => undefined,
     close: async () => {
-      await Promise.all([db.destroy(), lockPool.end()]);
+      await Promise.all([db.destroy(), locks.close()]);
     },
     postgres: { pool, connectionString },
   };

@@ -6,7 +6,7 @@ import { listeningUrl, useZodContracts } from '@/server-shared/route-contracts';
 import { requireBearer } from './auth';
 import type { ServiceConfig } from '../config';
 import type { ServiceContext } from '../verification/context';
-import { openDb } from '../storage/db';
+import { openServiceDb } from '../storage/db';
 import { installErrorHandler } from './errors';
 import { ServiceError } from '../verification/service-error';
 import { guardOpenRoutes } from '@/server-shared/open-route-guard';
@@ -53,21 +53,20 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
   });
   const contracts = useZodContracts(app);
   configurePdfReading(config.pdfReading);
-  const db = openDb(config.dataDir);
-  const media = new MediaStore(config.dataDir);
+  const db = openServiceDb(config);
+  // With DATABASE_URL media are chunks in PostgreSQL, which every instance reads.
+  const media = new MediaStore(config.dataDir, db.name === 'postgres' ? { chunks: db.db } : {});
   media.clearTmp();
-  // Files whose transaction did or did not commit before the last stop, and orphans.
   const repo = new VerificationRepo(db);
-  const recovered = media.recover((id) => repo.hasMedia(id));
   const flows = loadFlows();
   const outbound = new OutboundPolicy(config.outboundAllowed);
-  const outbox = new Outbox(db, {
+  const outbox = new Outbox(new DeliveryQueue(db.db), {
     policy: outbound,
     secret: config.webhookSecret,
     retrySeconds: config.webhookRetrySeconds,
     timeoutMs: config.webhookTimeoutMs,
     log: app.log,
-    queue: config.databaseUrl ? DeliveryQueue.postgres(db, config.databaseUrl) : undefined,
+    alone: (key, fn) => db.tryExclusive(key, fn),
   });
   const ctx: ServiceContext = {
     config,
@@ -78,7 +77,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     media,
     outbox,
     outbound,
-    jobs: config.databaseUrl ? new PgJobs(config.databaseUrl, app.log) : new SqliteJobs(db, app.log),
+    jobs: config.databaseUrl ? new PgJobs(config.databaseUrl, app.log) : new SqliteJobs(db.db, app.log),
     log: app.log,
     baseUrl: () => config.publicUrl || listeningUrl(app, config),
   };
@@ -133,11 +132,14 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
 
   const retention = new RetentionSweep(ctx, lifecycle);
   app.addHook('onReady', async () => {
+    await db.ready();
+    // Files whose transaction did or did not commit before the last stop, and orphans.
+    const recovered = await media.recover((id) => repo.hasMedia(id));
+    if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     await ctx.jobs.start();
     retention.start();
-    if (recovered.published || recovered.removed) app.log.info(recovered, 'media recovered at start');
     outbox.resume();
-    lifecycle.resume();
+    await lifecycle.resume();
   });
   app.addHook('onClose', async () => {
     lifecycle.close();
@@ -145,7 +147,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await ctx.jobs.close();
     await outbox.close();
     await outbound.close().catch(() => undefined);
-    db.close();
+    await db.close();
   });
   return app;
 }

@@ -1,141 +1,107 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { zeroWhatIsDeleted } from '@/server-shared/sqlite-erasure';
+import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { advisoryLocks } from '@/server-shared/advisory-locks';
+import { KeyQueue } from '@/server-shared/key-queue';
+import { migratePostgres, migrateSqliteFile } from '@/server-shared/numbered-migrations';
+import { openPgPool } from '@/server-shared/pg-pool';
+import { flushErasure } from '@/server-shared/sqlite-erasure';
+import { openSqliteFile } from '@/server-shared/sqlite-file';
+import { initial } from './migrations/001-initial';
+import { jobs } from './migrations/002-jobs';
+import { mediaChunks } from './migrations/003-media-chunks';
+import { userVersionBaseline } from './migrations/user-version-baseline';
+import type { ServiceTables } from './rows';
+import { tablePrefix } from './table-prefix';
 
-export type Db = Database.Database;
+/** The numbered migrations (`migrations/NNN-name.ts`), in order. */
+export const migrations = [initial, jobs, mediaChunks];
 
-/** Ordered schema migrations; the index + 1 is the schema version (PRAGMA user_version). */
-const migrations: string[] = [
-  `
-  CREATE TABLE verifications (
-    id TEXT PRIMARY KEY,
-    identity TEXT NOT NULL UNIQUE,
-    flow_id TEXT NOT NULL,
-    metadata TEXT,
-    status TEXT NOT NULL DEFAULT 'pending',
-    expired INTEGER NOT NULL DEFAULT 0,
-    skip_wait INTEGER NOT NULL DEFAULT 0,
-    wait_until INTEGER,
-    expires_at INTEGER,
-    started_at INTEGER,
-    inputs_completed_at INTEGER,
-    completed_at INTEGER,
-    ip TEXT,
-    result TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  CREATE TABLE inputs (
-    identity TEXT NOT NULL,
-    slot TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    input_type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    error_code TEXT,
-    descriptor TEXT NOT NULL,
-    media_id TEXT,
-    facts TEXT,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (identity, slot)
-  );
-  CREATE TABLE media (
-    id TEXT PRIMARY KEY,
-    identity TEXT NOT NULL,
-    format TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    created_at INTEGER NOT NULL
-  );
-  CREATE TABLE outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    url TEXT NOT NULL,
-    event_name TEXT NOT NULL,
-    body TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_at INTEGER NOT NULL,
-    delivered_at INTEGER,
-    failed_at INTEGER,
-    last_error TEXT,
-    created_at INTEGER NOT NULL
-  );
-  CREATE INDEX outbox_pending ON outbox (next_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
-  CREATE TABLE credit_checks (
-    id TEXT PRIMARY KEY,
-    country TEXT NOT NULL,
-    request TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    created_at INTEGER NOT NULL
-  );
-  `,
-  // A person (identity) may be verified again: a verification's inputs and media belong to the
-  // verification, not to the identity; the user agent of the creation is kept for the fingerprint.
-  `
-  CREATE TABLE verifications_v2 (
-    id TEXT PRIMARY KEY,
-    identity TEXT NOT NULL,
-    flow_id TEXT NOT NULL,
-    metadata TEXT,
-    status TEXT NOT NULL DEFAULT 'pending',
-    expired INTEGER NOT NULL DEFAULT 0,
-    skip_wait INTEGER NOT NULL DEFAULT 0,
-    wait_until INTEGER,
-    expires_at INTEGER,
-    started_at INTEGER,
-    inputs_completed_at INTEGER,
-    completed_at INTEGER,
-    ip TEXT,
-    ua TEXT,
-    result TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
-  );
-  INSERT INTO verifications_v2 (id, identity, flow_id, metadata, status, expired, skip_wait, wait_until,
-    expires_at, started_at, inputs_completed_at, completed_at, ip, result, created_at, updated_at)
-  SELECT id, identity, flow_id, metadata, status, expired, skip_wait, wait_until, expires_at, started_at,
-    inputs_completed_at, completed_at, ip, result, created_at, updated_at FROM verifications;
-  DROP TABLE verifications;
-  ALTER TABLE verifications_v2 RENAME TO verifications;
-  CREATE INDEX verifications_identity ON verifications (identity, created_at);
-  CREATE TABLE inputs_v2 (
-    verification_id TEXT NOT NULL,
-    slot TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    input_type TEXT NOT NULL,
-    status TEXT NOT NULL,
-    error_code TEXT,
-    descriptor TEXT NOT NULL,
-    media_id TEXT,
-    facts TEXT,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (verification_id, slot)
-  );
-  INSERT INTO inputs_v2 SELECT v.id, i.slot, i.position, i.input_type, i.status, i.error_code, i.descriptor,
-    i.media_id, i.facts, i.updated_at FROM inputs i JOIN verifications v ON v.identity = i.identity;
-  DROP TABLE inputs;
-  ALTER TABLE inputs_v2 RENAME TO inputs;
-  ALTER TABLE media ADD COLUMN verification_id TEXT;
-  UPDATE media SET verification_id = (SELECT v.id FROM verifications v WHERE v.identity = media.identity);
-  CREATE INDEX media_verification ON media (verification_id);
-  `,
-  // The active liveness challenge the service chose for the verification (JSON; null: none).
-  `ALTER TABLE verifications ADD COLUMN challenge TEXT;`,
-];
-
-export function openDb(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'service.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  zeroWhatIsDeleted(db);
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let v = version; v < migrations.length; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  return db;
+/**
+ * The service's database, written once for both dialects: what differs between SQLite
+ * (`DATA_DIR/service.sqlite`, the default) and PostgreSQL (`DATABASE_URL`).
+ */
+export interface ServiceDb {
+  readonly name: 'sqlite' | 'postgres';
+  readonly db: Kysely<ServiceTables>;
+  /** A verification's insert order, to break ties between equal creation times (rowid, or `seq`). */
+  readonly insertOrder: RawBuilder<number>;
+  /** Resolves once the database is ready for queries (PostgreSQL: migrated). */
+  ready(): Promise<void>;
+  /** After an erasure's transaction: nothing of the erased rows left in the files. */
+  afterErase(): void;
+  /**
+   * Runs fn with no other fn of the same key running meanwhile: within the process on SQLite (one
+   * process owns the file), across every instance on PostgreSQL (an advisory lock).
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** fn under the same lock if no one holds it now (true), else nothing (false). */
+  tryExclusive(key: string, fn: () => Promise<void>): Promise<boolean>;
+  close(): Promise<void>;
 }
+
+/** `DATA_DIR/service.sqlite`, migrated at open (a file of an older release too). */
+export function openSqlite(dataDir: string): ServiceDb {
+  const queue = new KeyQueue();
+  const { raw, db } = openSqliteFile<ServiceTables>(path.join(dataDir, 'service.sqlite'), (file) =>
+    migrateSqliteFile(file, migrations, { table: 'schema_migrations', baseline: userVersionBaseline }),
+  );
+  return {
+    name: 'sqlite',
+    db,
+    insertOrder: sql<number>`rowid`,
+    ready: async () => undefined,
+    afterErase: () => flushErasure(raw),
+    exclusive: (key, fn) => queue.run(key, fn),
+    // Callers already run one fn per key at a time within the process.
+    tryExclusive: async (_key, fn) => {
+      await fn();
+      return true;
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** The tables of `ServiceTables`, named `service_*` on PostgreSQL (see `migrations/001-initial.ts`). */
+const TABLES = ['verifications', 'inputs', 'media', 'outbox', 'credit_checks', 'media_chunks'];
+
+/**
+ * PostgreSQL (DATABASE_URL), shared by any number of instances (and by the BFF, if you like: the
+ * service's tables are `service_*`). Migrated under an advisory lock before the first query.
+ */
+export function openPostgres(
+  connectionString: string,
+  options: { max?: number; lockConnections?: number } = {},
+): ServiceDb {
+  const pool = openPgPool(connectionString, { max: options.max ?? 10, bigintAsNumber: true });
+  const db = new Kysely<ServiceTables>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [tablePrefix('service_', TABLES)],
+  });
+  // A lock is held on a connection of its own for a whole send-input (checks included): so many
+  // identities' send-inputs are under way at once per instance, the next wait for a connection.
+  const locks = advisoryLocks(connectionString, { connections: options.lockConnections ?? 8 });
+  let migrated: Promise<void> | null = null;
+  return {
+    name: 'postgres',
+    db,
+    insertOrder: sql<number>`seq`,
+    ready: () =>
+      (migrated ??= migratePostgres(pool, migrations, {
+        table: 'service_schema_migrations',
+        lockKey: 'idv-service-migrations',
+      }).catch((error: unknown) => {
+        migrated = null;
+        throw error;
+      })),
+    afterErase: () => undefined,
+    exclusive: (key, fn) => locks.run(`idv-service:${key}`, fn),
+    tryExclusive: (key, fn) => locks.tryRun(`idv-service:${key}`, fn),
+    close: async () => {
+      await Promise.all([db.destroy(), locks.close()]);
+    },
+  };
+}
+
+/** The database the settings name: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR. */
+export const openServiceDb = (config: { dataDir: string; databaseUrl?: string | null }) =>
+  config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(config.dataDir);

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dropSchema, freshSchemaUrl } from '../../../e2e/fixtures/test-database';
 import { waitFor } from '../testing/harness';
 import { tempDataDir } from '../testing/temp-dirs';
 import type { JobPayload, JobQueue } from './jobs';
+import { openSqlite } from './db';
 import { PgJobs } from './pg-jobs';
 import { SqliteJobs } from './sqlite-jobs';
 
@@ -19,22 +18,14 @@ afterAll(async () => {
 });
 
 interface Store {
-  /** What the child process opens: the SQLite file, or the connection string. */
+  /** What the child process opens: the data dir of the SQLite file, or the connection string. */
   target: string;
   open(): JobQueue;
 }
 
 function sqliteStore(): Store {
-  const file = path.join(tempDataDir(), 'service.sqlite');
-  const dbs: Database.Database[] = [];
-  return {
-    target: file,
-    open: () => {
-      const db = new Database(file);
-      dbs.push(db);
-      return new SqliteJobs(db, log);
-    },
-  };
+  const dataDir = tempDataDir();
+  return { target: dataDir, open: () => new SqliteJobs(openSqlite(dataDir).db, log) };
 }
 
 /** A schema of its own per test: no job of one test runs in another. */

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { MediaChunks } from './media-chunks';
+import { MediaFiles } from './media-files';
+import type { ServiceTables } from './rows';
 
 /** Failures that say the disk (or the database on it) cannot take writes, not that a request was wrong. */
-const storageErrorCodes = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'SQLITE_FULL', 'SQLITE_READONLY']);
+// PostgreSQL's 53100 is disk_full.
+const storageErrorCodes = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'SQLITE_FULL', 'SQLITE_READONLY', '53100']);
 
 export function isStorageError(error: unknown): boolean {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
@@ -15,18 +21,37 @@ export function isStorageError(error: unknown): boolean {
 /** What a probe writes: about what an upload needs to get going, so that "ok" means uploads work. */
 const PROBE_BYTES = 1024 * 1024;
 
-/** Files on disk under DATA_DIR: `tmp/` for uploads in flight, `media/` for accepted inputs. */
+/** Where accepted media are kept: files under DATA_DIR/media, or chunks in the database. */
+export interface StoredMedia {
+  stage(tmpPath: string, mediaId: string): Promise<void>;
+  publish(mediaId: string): Promise<void>;
+  discardStaged(mediaId: string): Promise<void>;
+  remove(mediaId: string): Promise<void>;
+  /** The medium's bytes, or null when there are none. */
+  read(mediaId: string): Promise<Readable | null>;
+  /** `fn` on a file of the medium on this host (the checks read files); null when there is none. */
+  withFile<T>(mediaId: string, fn: (file: string) => Promise<T>): Promise<T | null>;
+  /** At start: what a stop between staging and committing left behind. */
+  recover(hasRecord: (mediaId: string) => Promise<boolean>): Promise<{ published: number; removed: number }>;
+}
+
+/**
+ * Uploads in flight (`DATA_DIR/tmp`, always on this host) and the accepted media: files under
+ * `DATA_DIR/media` (`media-files.ts`), or with `chunks` rows of the database (`media-chunks.ts`),
+ * which every instance reads.
+ */
 export class MediaStore {
   readonly tmpDir: string;
-  readonly mediaDir: string;
+  private readonly stored: StoredMedia;
   /** Set by a write that met a full or read-only disk; cleared by the next write that works. */
   failing = false;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: { chunks?: Kysely<ServiceTables> } = {}) {
     this.tmpDir = path.join(dataDir, 'tmp');
-    this.mediaDir = path.join(dataDir, 'media');
     fs.mkdirSync(this.tmpDir, { recursive: true });
-    fs.mkdirSync(this.mediaDir, { recursive: true });
+    this.stored = options.chunks
+      ? new MediaChunks(options.chunks, () => this.tmpPath())
+      : new MediaFiles(path.join(dataDir, 'media'));
   }
 
   /** Uploads of a request that died with the process are never resumed. */
@@ -61,58 +86,44 @@ export class MediaStore {
     return randomBytes(16).toString('hex');
   }
 
-  pathOf(mediaId: string) {
-    if (!/^[0-9a-f]{32}$/.test(mediaId)) return null;
-    return path.join(this.mediaDir, mediaId);
+  static isId(mediaId: string) {
+    return /^[0-9a-f]{32}$/.test(mediaId);
   }
 
   /**
-   * The first half of storing a file: it is moved beside the media as `<id>.pending` (never
-   * served), the caller records `<id>` in its transaction, then `publish`es it. A process that
-   * dies in between leaves a pending file that `recover` completes (the record exists) or
-   * removes (it does not): a file never outlives its record, nor a committed record its file.
+   * The first half of storing a file: it is taken from `tmpPath` and kept under a new id but
+   * never served, the caller records `<id>` in its transaction, then `publish`es it. A process
+   * that dies in between leaves something `recover` completes (the record exists) or removes (it
+   * does not): a file never outlives its record, nor a committed record its file.
    */
   async stage(tmpPath: string): Promise<string> {
     const id = MediaStore.newId();
-    await fs.promises.rename(tmpPath, this.pendingPath(id));
+    await this.stored.stage(tmpPath, id);
     return id;
   }
 
-  async publish(mediaId: string) {
-    await fs.promises.rename(this.pendingPath(mediaId), path.join(this.mediaDir, mediaId));
+  publish(mediaId: string) {
+    return this.stored.publish(mediaId);
   }
 
-  async discardStaged(mediaId: string) {
-    await fs.promises.rm(this.pendingPath(mediaId), { force: true });
+  discardStaged(mediaId: string) {
+    return this.stored.discardStaged(mediaId);
   }
 
-  private pendingPath(mediaId: string) {
-    return path.join(this.mediaDir, `${mediaId}.pending`);
-  }
-
-  /**
-   * At start: pending files are published when their record was committed and removed when it
-   * was not; any other file without a record (an orphan of an older version, or of a replaced
-   * input whose removal was cut short) is removed. Returns what it did, for the log.
-   */
-  recover(hasRecord: (mediaId: string) => boolean) {
-    const done = { published: 0, removed: 0 };
-    for (const name of fs.readdirSync(this.mediaDir)) {
-      const file = path.join(this.mediaDir, name);
-      const pending = /^([0-9a-f]{32})\.pending$/.exec(name);
-      if (pending && hasRecord(pending[1])) {
-        fs.renameSync(file, path.join(this.mediaDir, pending[1]));
-        done.published++;
-      } else if (pending || !/^[0-9a-f]{32}$/.test(name) || !hasRecord(name)) {
-        fs.rmSync(file, { force: true, recursive: true });
-        done.removed++;
-      }
-    }
-    return done;
+  /** At start; returns what it did, for the log. */
+  recover(hasRecord: (mediaId: string) => Promise<boolean>) {
+    return this.stored.recover(hasRecord);
   }
 
   async remove(mediaId: string) {
-    const file = this.pathOf(mediaId);
-    if (file) await fs.promises.rm(file, { force: true });
+    if (MediaStore.isId(mediaId)) await this.stored.remove(mediaId);
+  }
+
+  async read(mediaId: string) {
+    return MediaStore.isId(mediaId) ? this.stored.read(mediaId) : null;
+  }
+
+  async withFile<T>(mediaId: string, fn: (file: string) => Promise<T>) {
+    return MediaStore.isId(mediaId) ? this.stored.withFile(mediaId, fn) : null;
   }
 }

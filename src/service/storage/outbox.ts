@@ -1,18 +1,19 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { request } from 'undici';
-import type { Db } from './db';
-import { bodyNaming, DeliveryQueue, type OutboxRow } from './delivery-queue';
+import type { DeliveryQueue, OutboxRow } from './delivery-queue';
 import { redactUrl, type OutboundPolicy } from './outbound-url';
+
+/** How soon a URL another instance was delivering to is looked at again. */
+const OTHER_INSTANCE_RETRY_MS = 1000;
 
 export const signBody = (body: string | Buffer, secret: string) =>
   createHmac('sha256', secret).update(body).digest('hex');
 
 /**
- * Durable webhook outbox: an event is written to SQLite in the same step as the state change
- * that caused it, then delivered; failures are retried on the WEBHOOK_RETRY_SECONDS schedule,
- * and pending deliveries resume when the service starts again. With PostgreSQL the SQLite table
- * is only where an event waits until it is moved to PostgreSQL, and deliveries run from there.
+ * Durable webhook outbox: an event is written in the same transaction as the state change that
+ * caused it (`VerificationRepo.enqueueEvent`), then delivered from there; failures are retried on
+ * the WEBHOOK_RETRY_SECONDS schedule, and pending deliveries resume when the service starts again.
  */
 export class Outbox {
   /** Per receiver URL: a timer until its next due delivery, or a delivery under way. */
@@ -23,10 +24,9 @@ export class Outbox {
   private closed = false;
   private readonly shutdown = new AbortController();
   private resumeRetry: NodeJS.Timeout | null = null;
-  private readonly queue: DeliveryQueue;
 
   constructor(
-    private readonly db: Db,
+    private readonly queue: DeliveryQueue,
     private readonly options: {
       secret: string;
       retrySeconds: number[];
@@ -34,34 +34,13 @@ export class Outbox {
       log: FastifyBaseLogger;
       /** Where deliveries may go; checked again at every attempt. */
       policy: OutboundPolicy;
-      /** Default: the SQLite outbox table. */
-      queue?: DeliveryQueue;
+      /**
+       * Runs a URL's deliveries unless another instance sharing the outbox runs them now (false),
+       * so that each event goes once and a receiver's events go in order (`ServiceDb.tryExclusive`).
+       */
+      alone: (key: string, fn: () => Promise<void>) => Promise<boolean>;
     },
-  ) {
-    this.queue = options.queue ?? DeliveryQueue.sqlite(db);
-  }
-
-  /** Call inside the transaction that makes the change; delivery starts after `resume`. */
-  enqueue(url: string, eventName: string, payload: unknown): number {
-    const now = Date.now();
-    const info = this.db
-      .prepare('INSERT INTO outbox (url, event_name, body, next_at, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(url, eventName, JSON.stringify(payload), now, now);
-    return Number(info.lastInsertRowid);
-  }
-
-  /**
-   * Erasure: every event about one resource goes, delivered or not (its body carries the
-   * verification's metadata, and a receiver could only fetch a verification that is gone).
-   * Call inside the erasing transaction; the path is made of service ids (no LIKE wildcards).
-   * With PostgreSQL, the events already moved there go right after, outside that transaction.
-   */
-  dropAllFor(resourcePath: string) {
-    this.db.prepare('DELETE FROM outbox WHERE body LIKE ?').run(bodyNaming(resourcePath));
-    this.queue
-      .dropAllFor(resourcePath)
-      .catch((err: unknown) => this.options.log.error({ err, resourcePath }, 'webhook events not erased'));
-  }
+  ) {}
 
   /** Deliveries given up on, newest first: they stay until redelivered (or erased). */
   async failed(limit = 500) {
@@ -118,7 +97,7 @@ export class Outbox {
     }
     this.busy.add(url);
     this.again.delete(url);
-    void this.step(url)
+    void this.stepAlone(url)
       .catch((err: unknown) => {
         if (!this.closed) this.options.log.warn({ err, url: redactUrl(url) }, 'webhook delivery step failed');
         this.schedule(url, 1000);
@@ -139,6 +118,12 @@ export class Outbox {
       Math.min(delay, 2 ** 31 - 1),
     );
     this.timers.set(url, timer);
+  }
+
+  private async stepAlone(url: string) {
+    const ran = await this.options.alone(`outbox:${url}`, () => this.step(url));
+    // The instance delivering to this URL may be done before it sees the rows written here.
+    if (!ran) this.schedule(url, OTHER_INSTANCE_RETRY_MS);
   }
 
   /** Delivers the due head of one URL's queue, then goes on with the next; or waits for it. */
@@ -207,6 +192,5 @@ export class Outbox {
     if (this.resumeRetry) clearTimeout(this.resumeRetry);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    await this.queue.close();
   }
 }

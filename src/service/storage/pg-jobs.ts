@@ -14,6 +14,9 @@ import {
 
 const MAX_DELAY = 2 ** 31 - 1;
 
+/** Key of the advisory lock under which a starting instance creates its queues. */
+const QUEUES_LOCK = 'idv-service-job-queues';
+
 /** A stable UUID (pg-boss's job id) of a job's name and key: a later schedule or cancel finds it. */
 export function jobUuid(name: string, key: string) {
   const h = createHash('sha256').update(`${name}\u0000${key}`).digest('hex');
@@ -89,18 +92,23 @@ export class PgJobs implements JobQueue {
     // Migrates its schema under an advisory lock: instances that start together take turns.
     await boss.start();
     this.boss = boss;
+    // pg-boss deadlocks when instances that start together create the same queues at once.
+    await this.oneAtATime(QUEUES_LOCK, async () => {
+      for (const [name, { options }] of this.handlers) {
+        const queue = {
+          name,
+          policy: 'standard' as const,
+          retryLimit: MAX_ATTEMPTS,
+          retryDelay: 5,
+          retryBackoff: true,
+          expireInSeconds: options.leaseSeconds,
+        };
+        await boss.createQueue(name, queue);
+        // Created by an earlier version with other settings: these hold from now on.
+        await boss.updateQueue(name, queue);
+      }
+    });
     for (const [name, { run, options }] of this.handlers) {
-      const queue = {
-        name,
-        policy: 'standard' as const,
-        retryLimit: MAX_ATTEMPTS,
-        retryDelay: 5,
-        retryBackoff: true,
-        expireInSeconds: options.leaseSeconds,
-      };
-      await boss.createQueue(name, queue);
-      // Created by an earlier version with other settings: these hold from now on.
-      await boss.updateQueue(name, queue);
       const ids: string[] = [];
       for (let i = 0; i < (options.concurrency ?? 1); i++) {
         ids.push(
@@ -118,6 +126,21 @@ export class PgJobs implements JobQueue {
       this.workers.set(name, ids);
     }
     return boss;
+  }
+
+  /** fn under an advisory lock, so that instances starting together take turns. */
+  private async oneAtATime(key: string, fn: () => Promise<void>) {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      try {
+        await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   private async transaction(work: (db: PgBoss.Db) => Promise<void>) {

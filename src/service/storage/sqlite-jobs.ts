@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from './db';
+import { sql, type Kysely } from 'kysely';
 import {
   MAX_ATTEMPTS,
   retryDelayMs,
@@ -10,6 +10,7 @@ import {
   type JobQueue,
   type ScheduleOptions,
 } from './jobs';
+import type { ServiceTables } from './rows';
 
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -22,9 +23,11 @@ interface JobRow {
 }
 
 /**
- * The job queue of a service on SQLite alone: jobs are rows of the service's own file, run by
- * this process. A stopped or killed process leaves them there, and the next one to open the file
- * runs the due ones; a run whose lease lapsed (its process died mid-run) is taken again.
+ * The job queue of a service on SQLite alone: jobs are rows of the service's own file (the `jobs`
+ * table, `migrations/002-jobs.ts`), run by this process. A stopped or killed process leaves them
+ * there, and the next one to open the file runs the due ones; a run whose lease lapsed (its
+ * process died mid-run) is taken again. Its statements go through the service's Kysely, so that
+ * none of them falls inside another's open transaction.
  */
 export class SqliteJobs implements JobQueue {
   private readonly handlers = new Map<string, { run: JobHandler; options: JobOptions }>();
@@ -34,24 +37,9 @@ export class SqliteJobs implements JobQueue {
   private closed = false;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Kysely<ServiceTables>,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-  ) {
-    // A table of its own beside the service's migrations: the queue is the only one to touch it.
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS jobs (
-        name TEXT NOT NULL,
-        key TEXT NOT NULL,
-        run_at INTEGER NOT NULL,
-        payload TEXT NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        locked_until INTEGER,
-        version TEXT NOT NULL,
-        PRIMARY KEY (name, key)
-      );
-      CREATE INDEX IF NOT EXISTS jobs_run_at ON jobs (run_at);
-    `);
-  }
+  ) {}
 
   register(name: string, run: JobHandler, options: JobOptions) {
     this.handlers.set(name, { run, options });
@@ -59,7 +47,7 @@ export class SqliteJobs implements JobQueue {
 
   async start() {
     this.started = true;
-    this.wake();
+    await this.wake();
   }
 
   async schedule(
@@ -70,73 +58,100 @@ export class SqliteJobs implements JobQueue {
     options: ScheduleOptions = {},
   ) {
     if (this.closed) return;
-    const row = [name, key, runAt, JSON.stringify(payload), randomBytes(8).toString('hex')];
     // A new version: a run of the replaced one under way neither deletes nor reschedules it.
-    this.db
-      .prepare(
-        `INSERT INTO jobs (name, key, run_at, payload, version) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (name, key) DO ${
-           options.keep
-             ? 'NOTHING'
-             : 'UPDATE SET run_at = excluded.run_at, payload = excluded.payload, attempts = 0, locked_until = NULL, version = excluded.version'
-         }`,
+    const version = randomBytes(8).toString('hex');
+    await this.db
+      .insertInto('jobs')
+      .values({ name, key, run_at: runAt, payload: JSON.stringify(payload), version })
+      .onConflict((oc) =>
+        options.keep
+          ? oc.columns(['name', 'key']).doNothing()
+          : oc.columns(['name', 'key']).doUpdateSet((eb) => ({
+              run_at: eb.ref('excluded.run_at'),
+              payload: eb.ref('excluded.payload'),
+              attempts: 0,
+              locked_until: null,
+              version: eb.ref('excluded.version'),
+            })),
       )
-      .run(...row);
-    this.wake();
+      .execute();
+    await this.wake();
   }
 
   async cancel(name: string, key: string) {
     if (this.closed) return;
-    this.db.prepare('DELETE FROM jobs WHERE name = ? AND key = ?').run(name, key);
+    await this.db.deleteFrom('jobs').where('name', '=', name).where('key', '=', key).execute();
+  }
+
+  private names() {
+    return [...this.handlers.keys()];
   }
 
   /** The timer of the next due job of a registered name (or of a lease that lapses). */
-  private wake() {
-    if (!this.started || this.closed) return;
+  private async wake() {
+    if (!this.started || this.closed || this.handlers.size === 0) return;
+    const next = await this.db
+      .selectFrom('jobs')
+      .select(sql<number | null>`min(max(run_at, coalesce(locked_until, 0)))`.as('at'))
+      .where('name', 'in', this.names())
+      .executeTakeFirst();
+    if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const next = this.db
-      .prepare(
-        `SELECT min(max(run_at, coalesce(locked_until, 0))) AS at FROM jobs
-         WHERE name IN (SELECT value FROM json_each(?))`,
-      )
-      .get(JSON.stringify([...this.handlers.keys()])) as { at: number | null };
-    if (next.at === null) return;
-    this.timer = setTimeout(() => this.tick(), Math.min(Math.max(0, next.at - Date.now()), MAX_DELAY));
+    const at = next?.at ?? null;
+    if (at === null) return;
+    this.timer = setTimeout(
+      () => void this.tick().catch((err: unknown) => this.log.error({ err }, 'jobs not taken')),
+      Math.min(Math.max(0, at - Date.now()), MAX_DELAY),
+    );
     // Jobs never keep an otherwise finished process alive.
     this.timer.unref();
   }
 
-  private tick() {
+  private async tick() {
     this.timer = null;
     if (this.closed) return;
     const now = Date.now();
-    const due = this.db
-      .prepare(
-        `SELECT name, key, version, payload, attempts FROM jobs
-         WHERE run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-           AND name IN (SELECT value FROM json_each(?))
-         ORDER BY run_at LIMIT 100`,
-      )
-      .all(now, now, JSON.stringify([...this.handlers.keys()])) as JobRow[];
+    const due: JobRow[] = await this.db
+      .selectFrom('jobs')
+      .select(['name', 'key', 'version', 'payload', 'attempts'])
+      .where('run_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .where('name', 'in', this.names())
+      .orderBy('run_at')
+      .limit(100)
+      .execute();
     for (const row of due) {
       const { options } = this.handlers.get(row.name)!;
       // Taken only if nobody (another process on the file) took it meanwhile.
-      const claimed = this.db
-        .prepare(
-          `UPDATE jobs SET attempts = attempts + 1, locked_until = ?
-           WHERE name = ? AND key = ? AND version = ? AND (locked_until IS NULL OR locked_until <= ?)`,
-        )
-        .run(now + options.leaseSeconds * 1000, row.name, row.key, row.version, now).changes;
-      if (claimed) this.run({ ...row, attempts: row.attempts + 1 });
+      const claimed = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), locked_until: now + options.leaseSeconds * 1000 }))
+        .where('name', '=', row.name)
+        .where('key', '=', row.key)
+        .where('version', '=', row.version)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows)) this.run({ ...row, attempts: row.attempts + 1 });
     }
-    this.wake();
+    await this.wake();
   }
 
   private run(row: JobRow) {
     const { run } = this.handlers.get(row.name)!;
-    const where = 'WHERE name = ? AND key = ? AND version = ?';
-    const ids = [row.name, row.key, row.version];
+    const thisRun = () =>
+      this.db
+        .updateTable('jobs')
+        .where('name', '=', row.name)
+        .where('key', '=', row.key)
+        .where('version', '=', row.version);
+    const remove = () =>
+      this.db
+        .deleteFrom('jobs')
+        .where('name', '=', row.name)
+        .where('key', '=', row.key)
+        .where('version', '=', row.version)
+        .execute();
     const work = (async () => {
       let failure: unknown = null;
       try {
@@ -146,20 +161,22 @@ export class SqliteJobs implements JobQueue {
       }
       if (this.closed) {
         // Perhaps cut short by the stop: the next start runs it again, this attempt not counted.
-        this.db.prepare(`UPDATE jobs SET locked_until = NULL, attempts = attempts - 1 ${where}`).run(...ids);
+        await thisRun()
+          .set((eb) => ({ locked_until: null, attempts: eb('attempts', '-', 1) }))
+          .execute();
         return;
       }
-      if (failure === null) this.db.prepare(`DELETE FROM jobs ${where}`).run(...ids);
+      if (failure === null) await remove();
       else if (row.attempts >= MAX_ATTEMPTS) {
         this.log.error({ err: failure, job: row.name, key: row.key }, 'job given up');
-        this.db.prepare(`DELETE FROM jobs ${where}`).run(...ids);
+        await remove();
       } else {
         this.log.warn({ err: failure, job: row.name, key: row.key }, 'job failed; tried again later');
-        this.db
-          .prepare(`UPDATE jobs SET locked_until = NULL, run_at = ? ${where}`)
-          .run(Date.now() + retryDelayMs(row.attempts), ...ids);
+        await thisRun()
+          .set({ locked_until: null, run_at: Date.now() + retryDelayMs(row.attempts) })
+          .execute();
       }
-      this.wake();
+      await this.wake();
     })().catch((err: unknown) => this.log.error({ err, job: row.name, key: row.key }, 'job not settled'));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));

@@ -1,158 +1,177 @@
-import type Database from 'better-sqlite3';
-import { statementCache } from '@/server-shared/statement-cache';
+import type { Kysely, Transaction } from 'kysely';
 import type { FileFormat } from '@/shared/file-format';
-import type { InputRow, VerificationRow } from './rows';
-import type { Db } from './db';
+import { bodyNaming } from './delivery-queue';
+import type { CreditCheckTable, InputRow, ServiceTables, VerificationChange, VerificationRow } from './rows';
+import type { ServiceDb } from './db';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+type NewVerification = Pick<
+  VerificationRow,
+  'id' | 'identity' | 'flow_id' | 'metadata' | 'expires_at' | 'ip' | 'ua' | 'challenge' | 'created_at'
+>;
+
 /**
- * The verifications, inputs and media tables: every read and write of them goes through here,
- * each statement prepared once. Callers group writes with the connection's transaction
- * (`ctx.db.transaction`), so that a change and its webhook event (the outbox) commit together.
+ * Every read and write of the service's tables, on either dialect. Writes that belong together
+ * run in `transaction`, whose repo is bound to it, so that a change and its webhook event (the
+ * outbox) commit together.
  */
 export class VerificationRepo {
-  private readonly sql: (source: string) => Database.Statement;
+  constructor(
+    private readonly dialect: ServiceDb,
+    private readonly db: Kysely<ServiceTables> = dialect.db,
+  ) {}
 
-  constructor(db: Db) {
-    this.sql = statementCache(db);
+  /** Runs fn with a repo whose every statement is part of one transaction. */
+  transaction<T>(fn: (tx: VerificationRepo) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .execute((trx: Transaction<ServiceTables>) => fn(new VerificationRepo(this.dialect, trx)));
   }
 
-  get(id: string) {
-    return this.sql('SELECT * FROM verifications WHERE id = ?').get(id) as VerificationRow | undefined;
+  /**
+   * `forUpdate`, in a transaction: on PostgreSQL the row stays locked until it ends, and a
+   * transaction that locked it first is waited for and its change read (SQLite's one writer at a
+   * time needs nothing).
+   */
+  async get(id: string, options: { forUpdate?: boolean } = {}): Promise<VerificationRow | undefined> {
+    return this.db
+      .selectFrom('verifications')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(!!options.forUpdate && this.dialect.name === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
   }
 
   /** The identity's newest verification: send-input by identity goes there (a re-verification is newer). */
-  byIdentity(identity: string) {
-    return this.sql(
-      'SELECT * FROM verifications WHERE identity = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
-    ).get(identity) as VerificationRow | undefined;
+  async byIdentity(identity: string): Promise<VerificationRow | undefined> {
+    return this.db
+      .selectFrom('verifications')
+      .selectAll()
+      .where('identity', '=', identity)
+      .orderBy('created_at', 'desc')
+      .orderBy(this.dialect.insertOrder, 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
-  inputs(verificationId: string) {
-    return this.sql('SELECT * FROM inputs WHERE verification_id = ? ORDER BY position').all(
-      verificationId,
-    ) as InputRow[];
+  async inputs(verificationId: string): Promise<InputRow[]> {
+    return this.db
+      .selectFrom('inputs')
+      .selectAll()
+      .where('verification_id', '=', verificationId)
+      .orderBy('position')
+      .execute();
   }
 
-  insert(
-    v: Pick<
-      VerificationRow,
-      'id' | 'identity' | 'flow_id' | 'metadata' | 'expires_at' | 'ip' | 'ua' | 'challenge' | 'created_at'
-    >,
-  ) {
-    this.sql(
-      `INSERT INTO verifications (id, identity, flow_id, metadata, status, expires_at, ip, ua, challenge, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      v.id,
-      v.identity,
-      v.flow_id,
-      v.metadata,
-      v.expires_at,
-      v.ip,
-      v.ua,
-      v.challenge,
-      v.created_at,
-      v.created_at,
-    );
+  async insert(v: NewVerification) {
+    await this.db
+      .insertInto('verifications')
+      .values({ ...v, status: 'pending', updated_at: v.created_at })
+      .execute();
   }
 
   /** A change of the verification's own fields, which moves its `updated_at` (retention counts from it). */
-  update(id: string, fields: Partial<VerificationRow>) {
-    const entries = Object.entries({ ...fields, updated_at: Date.now() });
-    this.sql(`UPDATE verifications SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
-      ...entries.map(([, value]) => value),
-      id,
-    );
+  async update(id: string, fields: VerificationChange) {
+    await this.db
+      .updateTable('verifications')
+      .set({ ...fields, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The address send-input came from; not a change of the verification's state. */
-  setIp(id: string, ip: string) {
-    this.sql('UPDATE verifications SET ip = ? WHERE id = ?').run(ip, id);
+  async setIp(id: string, ip: string) {
+    await this.db.updateTable('verifications').set({ ip }).where('id', '=', id).execute();
   }
 
   /** Pending or running and not expired: what a start resumes. */
-  unfinished() {
-    return this.sql(
-      "SELECT * FROM verifications WHERE status IN ('pending', 'running') AND expired = 0",
-    ).all() as VerificationRow[];
+  async unfinished(): Promise<VerificationRow[]> {
+    return this.db
+      .selectFrom('verifications')
+      .selectAll()
+      .where('status', 'in', ['pending', 'running'])
+      .where('expired', '=', 0)
+      .execute();
   }
 
   /** Untouched for `retentionDays` (an expired one for `expiredDays`); 0 days: never. */
-  dueForErasure(retentionDays: number, expiredDays: number, now: number) {
-    return this.sql(
-      `SELECT * FROM verifications
-       WHERE (? > 0 AND updated_at < ?) OR (expired = 1 AND ? > 0 AND updated_at < ?)`,
-    ).all(
-      retentionDays,
-      now - retentionDays * DAY_MS,
-      expiredDays,
-      now - expiredDays * DAY_MS,
-    ) as VerificationRow[];
+  async dueForErasure(retentionDays: number, expiredDays: number, now: number): Promise<VerificationRow[]> {
+    if (retentionDays <= 0 && expiredDays <= 0) return [];
+    return this.db
+      .selectFrom('verifications')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          ...(retentionDays > 0 ? [eb('updated_at', '<', now - retentionDays * DAY_MS)] : []),
+          ...(expiredDays > 0
+            ? [eb.and([eb('expired', '=', 1), eb('updated_at', '<', now - expiredDays * DAY_MS)])]
+            : []),
+        ]),
+      )
+      .execute();
   }
 
-  /** The rows of a verification, its inputs and its media records (not the files). */
-  delete(id: string) {
-    this.sql('DELETE FROM inputs WHERE verification_id = ?').run(id);
-    this.sql('DELETE FROM media WHERE verification_id = ?').run(id);
-    this.sql('DELETE FROM verifications WHERE id = ?').run(id);
+  /** The rows of a verification, its inputs and its media records, and media kept as chunks (not files). */
+  async delete(id: string) {
+    await this.db
+      .deleteFrom('media_chunks')
+      .where('media_id', 'in', (eb) => eb.selectFrom('media').select('id').where('verification_id', '=', id))
+      .execute();
+    await this.db.deleteFrom('inputs').where('verification_id', '=', id).execute();
+    await this.db.deleteFrom('media').where('verification_id', '=', id).execute();
+    await this.db.deleteFrom('verifications').where('id', '=', id).execute();
   }
 
   /** The media file stored for an input slot, if any (replaced by a retake). */
-  inputMediaId(verificationId: string, slot: string) {
-    const row = this.sql('SELECT media_id FROM inputs WHERE verification_id = ? AND slot = ?').get(
-      verificationId,
-      slot,
-    ) as { media_id: string | null } | undefined;
+  async inputMediaId(verificationId: string, slot: string) {
+    const row = await this.db
+      .selectFrom('inputs')
+      .select('media_id')
+      .where('verification_id', '=', verificationId)
+      .where('slot', '=', slot)
+      .executeTakeFirst();
     return row?.media_id ?? null;
   }
 
-  upsertInput(row: InputRow) {
-    this.sql(
-      `INSERT INTO inputs (verification_id, slot, position, input_type, status, error_code, descriptor, media_id, facts, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (verification_id, slot) DO UPDATE SET position = excluded.position, input_type = excluded.input_type,
-         status = excluded.status, error_code = excluded.error_code, descriptor = excluded.descriptor,
-         media_id = excluded.media_id, facts = excluded.facts, updated_at = excluded.updated_at`,
-    ).run(
-      row.verification_id,
-      row.slot,
-      row.position,
-      row.input_type,
-      row.status,
-      row.error_code,
-      row.descriptor,
-      row.media_id,
-      row.facts,
-      row.updated_at,
-    );
+  async upsertInput(row: InputRow) {
+    const { verification_id: _v, slot: _s, ...changes } = row;
+    await this.db
+      .insertInto('inputs')
+      .values(row)
+      .onConflict((oc) => oc.columns(['verification_id', 'slot']).doUpdateSet(changes))
+      .execute();
   }
 
-  setInputFacts(verificationId: string, slot: string, facts: string) {
-    this.sql('UPDATE inputs SET facts = ? WHERE verification_id = ? AND slot = ?').run(
-      facts,
-      verificationId,
-      slot,
-    );
+  async setInputFacts(verificationId: string, slot: string, facts: string) {
+    await this.db
+      .updateTable('inputs')
+      .set({ facts })
+      .where('verification_id', '=', verificationId)
+      .where('slot', '=', slot)
+      .execute();
   }
 
-  mediaIdsOf(verificationId: string) {
+  async mediaIdsOf(verificationId: string) {
+    const rows = await this.db
+      .selectFrom('media')
+      .select('id')
+      .where('verification_id', '=', verificationId)
+      .execute();
+    return rows.map((m) => m.id);
+  }
+
+  async media(id: string): Promise<{ format: FileFormat; size: number } | undefined> {
+    return this.db.selectFrom('media').select(['format', 'size']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async hasMedia(id: string) {
     return (
-      this.sql('SELECT id FROM media WHERE verification_id = ?').all(verificationId) as { id: string }[]
-    ).map((m) => m.id);
+      (await this.db.selectFrom('media').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
   }
 
-  media(id: string) {
-    return this.sql('SELECT format, size FROM media WHERE id = ?').get(id) as
-      { format: FileFormat; size: number } | undefined;
-  }
-
-  hasMedia(id: string) {
-    return this.sql('SELECT 1 FROM media WHERE id = ?').get(id) !== undefined;
-  }
-
-  insertMedia(m: {
+  async insertMedia(m: {
     id: string;
     identity: string;
     verificationId: string;
@@ -160,12 +179,58 @@ export class VerificationRepo {
     size: number;
     createdAt: number;
   }) {
-    this.sql(
-      'INSERT INTO media (id, identity, verification_id, format, size, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(m.id, m.identity, m.verificationId, m.format, m.size, m.createdAt);
+    await this.db
+      .insertInto('media')
+      .values({
+        id: m.id,
+        identity: m.identity,
+        verification_id: m.verificationId,
+        format: m.format,
+        size: m.size,
+        created_at: m.createdAt,
+      })
+      .execute();
   }
 
-  deleteMedia(id: string) {
-    this.sql('DELETE FROM media WHERE id = ?').run(id);
+  async deleteMedia(id: string) {
+    await this.db.deleteFrom('media_chunks').where('media_id', '=', id).execute();
+    await this.db.deleteFrom('media').where('id', '=', id).execute();
+  }
+
+  async insertCreditCheck(row: CreditCheckTable) {
+    await this.db.insertInto('credit_checks').values(row).execute();
+  }
+
+  /** A webhook event, written in the transaction of the change that caused it (`Outbox` delivers it). */
+  async enqueueEvent(url: string, eventName: string, payload: unknown) {
+    const now = Date.now();
+    await this.db
+      .insertInto('outbox')
+      .values({ url, event_name: eventName, body: JSON.stringify(payload), next_at: now, created_at: now })
+      .execute();
+  }
+
+  /**
+   * Erasure: every event about one resource goes, delivered or not (its body carries the
+   * verification's metadata, and a receiver could only fetch a verification that is gone). The
+   * path is made of service ids (no LIKE wildcards).
+   */
+  async dropEventsFor(resourcePath: string) {
+    await this.db.deleteFrom('outbox').where('body', 'like', bodyNaming(resourcePath)).execute();
+  }
+
+  /** Retention: credit checks, and events delivered or given up on, made before `cutoff`. */
+  async sweepBefore(cutoff: number) {
+    const creditChecks = await this.db
+      .deleteFrom('credit_checks')
+      .where('created_at', '<', cutoff)
+      .executeTakeFirst();
+    // Delivered or abandoned events only: one still being delivered finishes first.
+    const events = await this.db
+      .deleteFrom('outbox')
+      .where('created_at', '<', cutoff)
+      .where((eb) => eb.or([eb('delivered_at', 'is not', null), eb('failed_at', 'is not', null)]))
+      .executeTakeFirst();
+    return { creditChecks: Number(creditChecks.numDeletedRows), events: Number(events.numDeletedRows) };
   }
 }

@@ -2,7 +2,7 @@
 // PostgreSQL), schedules one job at the given time, tells its parent on stdout, and waits to be
 // killed; should it take the job before that, it hangs in it (and says so), so that the parent
 // kills it mid-run.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../storage/db';
 import { PgJobs } from '../storage/pg-jobs';
 import { SqliteJobs } from '../storage/sqlite-jobs';
 import type { JobQueue } from '../storage/jobs';
@@ -11,7 +11,7 @@ const [where, target, runAtText] = process.argv.slice(2);
 const log = { warn: () => undefined, error: () => undefined };
 const jobs: JobQueue =
   where === 'sqlite'
-    ? new SqliteJobs(new Database(target), log)
+    ? new SqliteJobs(openSqlite(target).db, log)
     : new PgJobs(target, log, { pollSeconds: 0.5 });
 jobs.register(
   'work',

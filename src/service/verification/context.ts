@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Flow } from '@/shared/flow';
 import type { ServiceConfig } from '../config';
-import type { Db } from '../storage/db';
+import type { ServiceDb } from '../storage/db';
 import type { FlowPlan } from '@/shared/flow-plan';
 import type { JobQueue } from '../storage/jobs';
 import type { MediaStore } from '../storage/media-store';
@@ -12,9 +12,9 @@ import type { VerificationRepo } from '../storage/verification-repo';
 /** Everything a route or a background task of the service needs, built once by app.ts. */
 export interface ServiceContext {
   config: ServiceConfig;
-  /** The connection: its transactions, and the tables outside `repo` (outbox, credit checks). */
-  db: Db;
-  /** The verifications, inputs and media tables. */
+  /** The database (SQLite or PostgreSQL): what differs between the two. */
+  db: ServiceDb;
+  /** Every table's reads and writes, and their transactions. */
   repo: VerificationRepo;
   flows: Map<string, Flow>;
   plans: Map<string, FlowPlan>;

@@ -23,10 +23,7 @@ async function videoDescriptor(path: string, facts: InputFacts) {
 export async function addFaceDescriptors(ctx: ServiceContext, v: VerificationRow, plan: FlowPlan) {
   if (plan.biometric === null) return;
   const accepted = new Map(
-    ctx.repo
-      .inputs(v.id)
-      .filter((i) => i.status === 'accepted')
-      .map((i) => [i.slot, i]),
+    (await ctx.repo.inputs(v.id)).filter((i) => i.status === 'accepted').map((i) => [i.slot, i]),
   );
   const hasFace = (row: InputRow | undefined): row is InputRow =>
     !!row?.media_id && (factsOf(row).faces ?? 0) > 0;
@@ -39,17 +36,17 @@ export async function addFaceDescriptors(ctx: ServiceContext, v: VerificationRow
   for (const row of [biometric, ...fronts]) {
     const facts = factsOf(row);
     if (facts.faceDescriptor) continue;
-    const path = ctx.media.pathOf(row.media_id!);
-    if (!path) continue;
     let descriptor: number[] | undefined;
     try {
       descriptor =
-        row.input_type === 'selfie-video' ? await videoDescriptor(path, facts) : await faceDescriptorOf(path);
+        (await ctx.media.withFile(row.media_id!, (file) =>
+          row.input_type === 'selfie-video' ? videoDescriptor(file, facts) : faceDescriptorOf(file),
+        )) ?? undefined;
     } catch (error) {
       // The input passed its checks already; without its descriptor there is no facematch step.
       ctx.log.error({ err: error, slot: row.slot }, 'no face descriptor for the face match');
     }
     if (!descriptor) continue;
-    ctx.repo.setInputFacts(v.id, row.slot, JSON.stringify({ ...facts, faceDescriptor: descriptor }));
+    await ctx.repo.setInputFacts(v.id, row.slot, JSON.stringify({ ...facts, faceDescriptor: descriptor }));
   }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from './context';
-import { flushErasure } from '@/server-shared/sqlite-erasure';
-import type { InputRow, VerificationRow } from '../storage/rows';
+import type { InputRow, VerificationChange, VerificationRow } from '../storage/rows';
+import type { VerificationRepo } from '../storage/verification-repo';
 import { backOf, documentSlotKey, sidesOf, type FlowPlan } from '@/shared/flow-plan';
 import type { FinalStatus } from '@/shared/contract/verification';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
@@ -25,7 +25,6 @@ type Completion = 'complete' | 'waiting' | 'incomplete';
  * handler checks the verification's state and times first.
  */
 export class Lifecycle {
-  private readonly locks = new Map<string, Promise<unknown>>();
   private readonly processing = new Set<string>();
   private readonly shutdown = new AbortController();
   private closed = false;
@@ -39,8 +38,8 @@ export class Lifecycle {
     ctx.jobs.register(
       'upload-wait',
       async (payload) => {
-        const v = this.ctx.repo.get(idOf(payload));
-        if (v) await this.withLock(v.identity, async () => this.evaluate(v.id));
+        const v = await this.ctx.repo.get(idOf(payload));
+        if (v) await this.withLock(v.identity, () => this.evaluate(v.id));
       },
       { leaseSeconds: 60, concurrency: 2 },
     );
@@ -67,24 +66,19 @@ export class Lifecycle {
     });
   }
 
-  /** Runs fn with no other send-input or state change of the same identity in between. */
-  async withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(identity) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.catch(() => {});
-    this.locks.set(identity, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(identity) === tail) this.locks.delete(identity);
-    }
+  /**
+   * Runs fn with no other send-input or state change of the same identity in between, on any
+   * instance that shares the database (`ServiceDb.exclusive`).
+   */
+  withLock<T>(identity: string, fn: () => Promise<T>): Promise<T> {
+    return this.ctx.db.exclusive(`identity:${identity}`, fn);
   }
 
   /**
    * A new verification of a new identity, or of an existing one (re-verification). Its expiry
    * moves with every send-input: it expires after VERIFICATION_TTL_SECONDS without activity.
    */
-  create(
+  async create(
     flowId: string,
     metadata: Record<string, unknown> | undefined,
     origin: {
@@ -93,12 +87,12 @@ export class Lifecycle {
       ua?: string | null;
       challenge?: LivenessChallenge | null;
     } = {},
-  ): VerificationRow {
+  ): Promise<VerificationRow> {
     const now = Date.now();
     const id = newId();
     const identity = origin.identity ?? newId();
     const expiresAt = now + this.ctx.config.verificationTtlSeconds * 1000;
-    this.ctx.repo.insert({
+    await this.ctx.repo.insert({
       id,
       identity,
       flow_id: flowId,
@@ -110,14 +104,19 @@ export class Lifecycle {
       created_at: now,
     });
     this.later('expire', id, expiresAt);
-    return this.ctx.repo.get(id)!;
+    return (await this.ctx.repo.get(id))!;
   }
 
-  /** Webhook event for a verification (wire contract §7); call inside the transaction of the change. */
-  event(v: VerificationRow, eventName: string, extra: Record<string, unknown> = {}) {
+  /** Webhook event for a verification (wire contract §7), written by `tx`: the transaction of the change. */
+  async event(
+    tx: VerificationRepo,
+    v: VerificationRow,
+    eventName: string,
+    extra: Record<string, unknown> = {},
+  ) {
     const url = this.ctx.config.webhookUrl;
     if (!url) return;
-    this.ctx.outbox.enqueue(url, eventName, {
+    await tx.enqueueEvent(url, eventName, {
       eventName,
       resource: `${this.ctx.baseUrl()}/v2/verifications/${v.id}`,
       flowId: v.flow_id,
@@ -125,10 +124,6 @@ export class Lifecycle {
       metadata: v.metadata ? JSON.parse(v.metadata) : {},
       ...extra,
     });
-  }
-
-  private touch(id: string, fields: Partial<VerificationRow>) {
-    this.ctx.repo.update(id, fields);
   }
 
   completion(plan: FlowPlan, v: VerificationRow, inputs: InputRow[], now = Date.now()): Completion {
@@ -173,69 +168,70 @@ export class Lifecycle {
   }
 
   /** After a send-input was committed (under the identity's lock). */
-  afterInputs(verificationId: string) {
-    const v = this.ctx.repo.get(verificationId)!;
+  async afterInputs(verificationId: string) {
+    const v = (await this.ctx.repo.get(verificationId))!;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const inputs = this.ctx.repo.inputs(v.id);
-    this.ctx.db.transaction(() => {
+    const inputs = await this.ctx.repo.inputs(v.id);
+    await this.ctx.repo.transaction(async (tx) => {
+      const fields: VerificationChange = {};
       if (v.started_at === null && inputs.some((i) => i.status === 'accepted')) {
-        this.touch(v.id, { started_at: Date.now() });
-        this.event(v, 'verification_started');
+        fields.started_at = Date.now();
+        await this.event(tx, v, 'verification_started');
       }
       if (v.wait_until === null && this.needsWait(plan, inputs)) {
-        const until = Date.now() + this.ctx.config.uploadWaitSeconds * 1000;
-        this.touch(v.id, { wait_until: until });
+        fields.wait_until = Date.now() + this.ctx.config.uploadWaitSeconds * 1000;
         // Processing waits for a back side that may still come.
-        this.event(v, 'verification_postponed');
+        await this.event(tx, v, 'verification_postponed');
       }
       // The expiry job finds the later time when it runs, and waits again.
       if (v.status === 'pending')
-        this.touch(v.id, { expires_at: Date.now() + this.ctx.config.verificationTtlSeconds * 1000 });
-    })();
-    this.evaluate(v.id);
+        fields.expires_at = Date.now() + this.ctx.config.verificationTtlSeconds * 1000;
+      if (Object.keys(fields).length > 0) await tx.update(v.id, fields);
+    });
+    await this.evaluate(v.id);
     this.ctx.outbox.resume();
   }
 
   /** Starts processing when every input is in (or the wait for a back is over). */
-  evaluate(verificationId: string) {
-    const v = this.ctx.repo.get(verificationId);
+  async evaluate(verificationId: string) {
+    const v = await this.ctx.repo.get(verificationId);
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const state = this.completion(plan, v, this.ctx.repo.inputs(v.id));
+    const state = this.completion(plan, v, await this.ctx.repo.inputs(v.id));
     if (state === 'waiting' && v.wait_until !== null) this.later('upload-wait', v.id, v.wait_until);
     if (state !== 'complete') return;
     this.drop('upload-wait', v.id);
     this.drop('expire', v.id);
-    this.ctx.db.transaction(() => {
-      this.touch(v.id, { status: 'running', inputs_completed_at: Date.now() });
-      this.event(v, 'verification_inputs_completed');
-    })();
+    await this.ctx.repo.transaction(async (tx) => {
+      await tx.update(v.id, { status: 'running', inputs_completed_at: Date.now() });
+      await this.event(tx, v, 'verification_inputs_completed');
+    });
     this.ctx.outbox.resume();
     this.later('process', v.id, Date.now());
   }
 
   async skipWait(v: VerificationRow) {
     await this.withLock(v.identity, async () => {
-      const current = this.ctx.repo.get(v.id)!;
-      if (current.status !== 'pending' || current.skip_wait === 1) return;
-      this.touch(v.id, { skip_wait: 1 });
-      this.evaluate(v.id);
+      const current = await this.ctx.repo.get(v.id);
+      if (current?.status !== 'pending' || current.skip_wait === 1) return;
+      await this.ctx.repo.update(v.id, { skip_wait: 1 });
+      await this.evaluate(v.id);
     });
   }
 
   /** The expiry job: expires the verification if it is still unfinished and its time has come. */
   private async expire(id: string) {
-    const v = this.ctx.repo.get(id);
+    const v = await this.ctx.repo.get(id);
     if (!v || v.status !== 'pending' || v.expired || v.expires_at === null) return;
     // Activity moved the time on since the job was scheduled: wait for the new one.
     if (v.expires_at > Date.now()) return this.later('expire', id, v.expires_at);
     await this.withLock(v.identity, async () => {
-      const current = this.ctx.repo.get(id);
+      const current = await this.ctx.repo.get(id);
       if (!current || current.status !== 'pending' || current.expired) return;
-      this.ctx.db.transaction(() => {
-        this.touch(id, { expired: 1 });
-        this.event(current, 'verification_expired');
-      })();
+      await this.ctx.repo.transaction(async (tx) => {
+        await tx.update(id, { expired: 1 });
+        await this.event(tx, current, 'verification_expired');
+      });
       this.drop('upload-wait', id);
       this.ctx.outbox.resume();
     });
@@ -246,21 +242,23 @@ export class Lifecycle {
     if (this.processing.has(id) || this.closed) return;
     this.processing.add(id);
     try {
-      const v = this.ctx.repo.get(id);
+      const v = await this.ctx.repo.get(id);
       if (!v || v.status !== 'running') return;
       const plan = this.ctx.plans.get(v.flow_id)!;
       let result: ProcessingResult;
       if (v.result) result = JSON.parse(v.result) as ProcessingResult;
       else {
-        const video = this.ctx.repo
-          .inputs(v.id)
-          .find((i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video');
+        const video = (await this.ctx.repo.inputs(v.id)).find(
+          (i) => i.slot === 'biometric' && i.status === 'accepted' && i.input_type === 'selfie-video',
+        );
         if (video) await makeVideoStills(this.ctx, v, video);
-        if (this.closed || !this.ctx.repo.get(id)) return;
+        if (!(await this.stillThere(id))) return;
         await addFaceDescriptors(this.ctx, v, plan);
-        if (this.closed || !this.ctx.repo.get(id)) return;
-        result = buildResult(plan, v, this.ctx.repo.inputs(v.id), { demo: this.ctx.config.demoScenarios });
-        this.touch(id, { result: JSON.stringify(result) });
+        if (!(await this.stillThere(id))) return;
+        result = buildResult(plan, v, await this.ctx.repo.inputs(v.id), {
+          demo: this.ctx.config.demoScenarios,
+        });
+        await this.ctx.repo.update(id, { result: JSON.stringify(result) });
       }
       for (const key of stepKeys(result)) {
         if (result.done.includes(key)) continue;
@@ -269,21 +267,21 @@ export class Lifecycle {
             () => {},
           );
         }
-        if (this.closed || !this.ctx.repo.get(id)) return;
+        if (!(await this.stillThere(id))) return;
         const [scope, index, stepId] = key.split('.');
         const step =
           scope === 'steps'
             ? result.steps.find((s) => s.id === index)!
             : result.documents[Number(index)].steps.find((s) => s.id === stepId)!;
         result.done.push(key);
-        const emitted = this.ctx.db.transaction(() => {
+        const emitted = await this.ctx.repo.transaction(async (tx) => {
           // Another run of the same job (a lapsed lease) got there first: its event stands alone.
-          const stored = this.ctx.repo.get(id)?.result;
+          const stored = (await tx.get(id, { forUpdate: true }))?.result;
           if (stored && (JSON.parse(stored) as ProcessingResult).done.includes(key)) return false;
-          this.touch(id, { result: JSON.stringify(result) });
+          await tx.update(id, { result: JSON.stringify(result) });
           // A check not performed is no step of the hosted shape: no event for it there either.
           if (shownStep(step, this.ctx.config.extensions)) {
-            this.event(v, 'step_completed', {
+            await this.event(tx, v, 'step_completed', {
               step: {
                 ...renderStep(this.ctx, step, true, false),
                 ...(scope === 'documents' ? { documentIndex: Number(index) } : {}),
@@ -291,16 +289,16 @@ export class Lifecycle {
             });
           }
           return true;
-        })();
+        });
         if (!emitted) return;
         this.ctx.outbox.resume();
       }
       if (this.closed) return;
-      this.ctx.db.transaction(() => {
-        if (this.ctx.repo.get(id)?.status !== 'running') return;
-        this.touch(id, { status: result.finalStatus, completed_at: Date.now() });
-        this.event(v, 'verification_completed');
-      })();
+      await this.ctx.repo.transaction(async (tx) => {
+        if ((await tx.get(id, { forUpdate: true }))?.status !== 'running') return;
+        await tx.update(id, { status: result.finalStatus, completed_at: Date.now() });
+        await this.event(tx, v, 'verification_completed');
+      });
       this.ctx.outbox.resume();
     } finally {
       this.processing.delete(id);
@@ -317,26 +315,28 @@ export class Lifecycle {
     await this.withLock(v.identity, async () => {
       this.drop('upload-wait', v.id);
       this.drop('expire', v.id);
-      const media = this.ctx.repo.mediaIdsOf(v.id);
-      this.ctx.db.transaction(() => {
-        this.ctx.repo.delete(v.id);
-        this.ctx.outbox.dropAllFor(`/v2/verifications/${v.id}`);
+      // Erased meanwhile (by another instance's request or retention sweep): one erasure, one event.
+      if (!(await this.ctx.repo.get(v.id))) return;
+      const media = await this.ctx.repo.mediaIdsOf(v.id);
+      await this.ctx.repo.transaction(async (tx) => {
+        await tx.delete(v.id);
+        await tx.dropEventsFor(`/v2/verifications/${v.id}`);
         // The BFF (or any receiver) keeps a copy: it is told to erase it too. No metadata: the
         // event outlives the verification it names.
-        if (this.ctx.config.extensions) this.event(v, 'verification_deleted', { metadata: null });
-      })();
-      flushErasure(this.ctx.db);
+        if (this.ctx.config.extensions) await this.event(tx, v, 'verification_deleted', { metadata: null });
+      });
+      this.ctx.db.afterErase();
       this.ctx.outbox.resume();
       await Promise.all(media.map((id) => this.ctx.media.remove(id)));
     });
   }
 
   /** A reviewer's decision on a finished verification: sets its status, sends verification_updated. */
-  review(v: VerificationRow, status: FinalStatus) {
-    this.ctx.db.transaction(() => {
-      this.touch(v.id, { status });
-      this.event(v, 'verification_updated');
-    })();
+  async review(v: VerificationRow, status: FinalStatus) {
+    await this.ctx.repo.transaction(async (tx) => {
+      await tx.update(v.id, { status });
+      await this.event(tx, v, 'verification_updated');
+    });
     this.ctx.outbox.resume();
   }
 
@@ -345,8 +345,8 @@ export class Lifecycle {
    * was never scheduled, the process dying between its commit and the schedule, or a file from
    * before the jobs). A job waiting or under way elsewhere stays as it is.
    */
-  resume() {
-    const rows = this.ctx.repo.unfinished();
+  async resume() {
+    const rows = await this.ctx.repo.unfinished();
     for (const v of rows) {
       if (!this.ctx.plans.has(v.flow_id)) continue;
       if (v.status === 'running') {
@@ -356,6 +356,11 @@ export class Lifecycle {
       if (v.expires_at !== null) this.later('expire', v.id, v.expires_at, true);
       this.background(this.withLock(v.identity, async () => this.evaluate(v.id)));
     }
+  }
+
+  /** Processing goes on only while the service runs and the verification was not erased meanwhile. */
+  private async stillThere(id: string) {
+    return !this.closed && (await this.ctx.repo.get(id)) !== undefined;
   }
 
   /** Stops: runs under way return early (their jobs run again), the job queue closes after. */

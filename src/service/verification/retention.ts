@@ -37,23 +37,14 @@ export class RetentionSweep {
 
   async sweep(now = Date.now()) {
     const { retentionDays, retentionExpiredDays } = this.ctx.config;
-    const due = this.ctx.repo.dueForErasure(retentionDays, retentionExpiredDays, now);
+    const due = await this.ctx.repo.dueForErasure(retentionDays, retentionExpiredDays, now);
     for (const v of due) await this.lifecycle.erase(v);
     let creditChecks = 0;
     let events = 0;
     if (retentionDays > 0) {
-      const cutoff = now - retentionDays * DAY_MS;
-      this.ctx.db.transaction(() => {
-        creditChecks = this.ctx.db
-          .prepare('DELETE FROM credit_checks WHERE created_at < ?')
-          .run(cutoff).changes;
-        // Delivered or abandoned events only: one still being delivered finishes first.
-        events = this.ctx.db
-          .prepare(
-            'DELETE FROM outbox WHERE created_at < ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)',
-          )
-          .run(cutoff).changes;
-      })();
+      ({ creditChecks, events } = await this.ctx.repo.transaction((tx) =>
+        tx.sweepBefore(now - retentionDays * DAY_MS),
+      ));
     }
     const swept = { verifications: due.length, creditChecks, events };
     if (due.length || creditChecks || events) this.ctx.log.info(swept, 'retention sweep');

@@ -173,7 +173,7 @@ export async function sendInput(
   request: FastifyRequest,
   identity: string,
 ): Promise<InputResult[]> {
-  const known = ctx.repo.byIdentity(identity);
+  const known = await ctx.repo.byIdentity(identity);
   if (!known) throw notFound('No identity has this id.');
   assertOpen(known);
   const plan = ctx.plans.get(known.flow_id);
@@ -199,9 +199,9 @@ export async function sendInput(
       }
     }
     return await lifecycle.withLock(identity, async () => {
-      const v = ctx.repo.byIdentity(identity)!;
+      const v = (await ctx.repo.byIdentity(identity))!;
       assertOpen(v);
-      const stored = ctx.repo.inputs(v.id);
+      const stored = await ctx.repo.inputs(v.id);
       const state = new Map<string, SlotState>(
         stored.map((row) => [
           row.slot,
@@ -299,7 +299,7 @@ export async function sendInput(
         );
       }
       await commit(ctx, v, writes, adopted, request.ip);
-      lifecycle.afterInputs(v.id);
+      await lifecycle.afterInputs(v.id);
       return results;
     });
   } finally {
@@ -334,7 +334,7 @@ async function commit(
   const now = Date.now();
   const replaced: string[] = [];
   try {
-    record();
+    await record();
   } catch (error) {
     await discardStaged();
     throw error;
@@ -343,16 +343,16 @@ async function commit(
   await Promise.all(replaced.map((id) => ctx.media.remove(id)));
 
   function record() {
-    ctx.db.transaction(() => {
+    return ctx.repo.transaction(async (tx) => {
       for (const w of writes) {
-        const previous = ctx.repo.inputMediaId(v.id, w.slot.key);
+        const previous = await tx.inputMediaId(v.id, w.slot.key);
         if (previous) {
-          ctx.repo.deleteMedia(previous);
+          await tx.deleteMedia(previous);
           replaced.push(previous);
         }
         const mediaId = mediaIds.get(w) ?? null;
         if (mediaId && w.file) {
-          ctx.repo.insertMedia({
+          await tx.insertMedia({
             id: mediaId,
             identity: v.identity,
             verificationId: v.id,
@@ -361,7 +361,7 @@ async function commit(
             createdAt: now,
           });
         }
-        ctx.repo.upsertInput({
+        await tx.upsertInput({
           verification_id: v.id,
           slot: w.slot.key,
           position: w.slot.position,
@@ -374,7 +374,7 @@ async function commit(
           updated_at: now,
         });
       }
-      if (v.ip === null) ctx.repo.setIp(v.id, ip);
-    })();
+      if (v.ip === null) await tx.setIp(v.id, ip);
+    });
   }
 }

@@ -15,16 +15,15 @@ const SPRITE_HEIGHT = 240;
  */
 export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, video: InputRow) {
   const facts = factsOf(video);
-  const path = video.media_id ? ctx.media.pathOf(video.media_id) : null;
-  if (facts.frames || !path) return;
-  let frames: FacePixels[];
+  if (facts.frames || !video.media_id) return;
+  let frames: FacePixels[] | null;
   try {
-    frames = await videoFrames(path, facts.durationSeconds);
+    frames = await ctx.media.withFile(video.media_id, (file) => videoFrames(file, facts.durationSeconds));
   } catch (error) {
     ctx.log.info({ err: error }, 'no stills taken of a liveness video');
     return;
   }
-  if (frames.length === 0) return;
+  if (!frames || frames.length === 0) return;
   const raw = ({ data, width, height, channels }: FacePixels) =>
     sharp(data, { raw: { width, height, channels } });
   const selfie = await raw(frames[Math.floor(frames.length / 2)])
@@ -56,15 +55,15 @@ export async function makeVideoStills(ctx: ServiceContext, v: VerificationRow, v
   const [selfieMedia, spriteMedia] = stored;
   const now = Date.now();
   const still = { identity: v.identity, verificationId: v.id, format: 'jpeg', createdAt: now } as const;
-  ctx.db.transaction(() => {
-    ctx.repo.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
-    ctx.repo.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
-    ctx.repo.setInputFacts(
+  await ctx.repo.transaction(async (tx) => {
+    await tx.insertMedia({ ...still, id: selfieMedia, size: selfie.length });
+    await tx.insertMedia({ ...still, id: spriteMedia, size: sprite.length });
+    await tx.setInputFacts(
       v.id,
       video.slot,
       JSON.stringify({ ...facts, frames: { selfieMedia, spriteMedia } }),
     );
-  })();
+  });
   // Published once their records are in, as every media file (media-store.ts).
   await Promise.all(stored.map((id) => ctx.media.publish(id)));
 }

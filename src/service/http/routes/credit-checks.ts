@@ -40,20 +40,23 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
     const id = newId();
     const result = syntheticBureauResult(country, request);
     const now = Date.now();
-    ctx.db.transaction(() => {
-      ctx.db
-        .prepare(
-          'INSERT INTO credit_checks (id, country, request, status, result, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(id, country, JSON.stringify(parsed.data), 'completed', JSON.stringify(result), now);
-      ctx.outbox.enqueue(callbackUrl, 'credit_check_completed', {
+    await ctx.repo.transaction(async (tx) => {
+      await tx.insertCreditCheck({
+        id,
+        country,
+        request: JSON.stringify(parsed.data),
+        status: 'completed',
+        result: JSON.stringify(result),
+        created_at: now,
+      });
+      await tx.enqueueEvent(callbackUrl, 'credit_check_completed', {
         eventName: 'credit_check_completed',
         id,
         country,
         request,
         result,
       });
-    })();
+    });
     ctx.outbox.resume();
     return { id, status: 'pending' as const };
   };

@@ -37,7 +37,7 @@ export async function identityRoutes(
     { schema: { body: creationBody, response: { 200: createdIdentitySchema } } },
     async (request) => {
       const body = request.body as z.output<typeof creationBody>;
-      const { v } = createVerification(ctx, lifecycle, request, body);
+      const { v } = await createVerification(ctx, lifecycle, request, body);
       return identityOf(v);
     },
   );
@@ -47,7 +47,7 @@ export async function identityRoutes(
     '/v2/identities/:identity',
     { schema: { params: identityParams, response: { 200: createdIdentitySchema } } },
     async (request) => {
-      const v = ctx.repo.byIdentity((request.params as z.infer<typeof identityParams>).identity);
+      const v = await ctx.repo.byIdentity((request.params as z.infer<typeof identityParams>).identity);
       if (!v) throw notFound('No identity has this id.');
       return identityOf(v);
     },

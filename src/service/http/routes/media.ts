@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { MediaStore } from '../../storage/media-store';
 import type { FastifyInstance } from 'fastify';
 import { mimeOf } from '@/shared/file-format';
 import type { ServiceContext } from '../../verification/context';
@@ -10,15 +10,16 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceC
     '/media/:mediaId',
     { schema: { response: { 200: { contentType: 'application/octet-stream' } } } },
     async (request, reply) => {
-      const file = ctx.media.pathOf(request.params.mediaId);
-      const row = file ? ctx.repo.media(request.params.mediaId) : undefined;
-      if (!file || !row || !fs.existsSync(file)) throw notFound('unknown media');
+      const { mediaId } = request.params;
+      const row = MediaStore.isId(mediaId) ? await ctx.repo.media(mediaId) : undefined;
+      const body = row ? await ctx.media.read(mediaId) : null;
+      if (!row || !body) throw notFound('unknown media');
       return reply
         .header('content-type', mimeOf[row.format])
         .header('content-length', row.size)
         .header('cache-control', 'private, max-age=300')
         .header('x-content-type-options', 'nosniff')
-        .send(fs.createReadStream(file));
+        .send(body);
     },
   );
 }

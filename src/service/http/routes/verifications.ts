@@ -20,7 +20,7 @@ const creationBody = createVerificationSchema.optional();
  * A verification as both creation routes make it: the flow named, or the account's default one;
  * a new identity, or the existing one given (re-verification).
  */
-export function createVerification(
+export async function createVerification(
   ctx: ServiceContext,
   lifecycle: Lifecycle,
   request: FastifyRequest,
@@ -28,7 +28,7 @@ export function createVerification(
 ) {
   const plan = ctx.plans.get(body?.flowId ?? ctx.config.defaultFlowId);
   if (!plan) throw notFound('No flow has this id.');
-  if (body?.identityId && !ctx.repo.byIdentity(body.identityId)) {
+  if (body?.identityId && !(await ctx.repo.byIdentity(body.identityId))) {
     throw notFound('No identity has this id.');
   }
   // The server chooses the challenge, so that a recording made beforehand cannot know it.
@@ -36,7 +36,7 @@ export function createVerification(
     plan.biometric === 'selfie-video' && ctx.config.livenessChallenge
       ? chooseChallenge(() => randomInt(0, 2 ** 32) / 2 ** 32)
       : null;
-  const v = lifecycle.create(plan.flow.id, body?.metadata, {
+  const v = await lifecycle.create(plan.flow.id, body?.metadata, {
     identity: body?.identityId,
     ip: request.ip,
     ua: request.headers['user-agent'] ?? null,
@@ -50,14 +50,14 @@ export async function verificationRoutes(
   opts: { ctx: ServiceContext; lifecycle: Lifecycle },
 ) {
   const { ctx, lifecycle } = opts;
-  const find = (id: string) => {
-    const v = ctx.repo.get(id);
+  const find = async (id: string) => {
+    const v = await ctx.repo.get(id);
     if (!v) throw notFound('No verification has this id.');
     return v;
   };
-  const view = (id: string) => {
-    const v = find(id);
-    return verificationView(ctx, v, ctx.repo.inputs(v.id));
+  const view = async (id: string) => {
+    const v = await find(id);
+    return verificationView(ctx, v, await ctx.repo.inputs(v.id));
   };
 
   app.post(
@@ -65,7 +65,7 @@ export async function verificationRoutes(
     { schema: { body: creationBody, response: { 200: creationAnswerSchema } } },
     async (request) => {
       const body = request.body as z.output<typeof creationBody>;
-      const { plan, v, metadata, challenge } = createVerification(ctx, lifecycle, request, body);
+      const { plan, v, metadata, challenge } = await createVerification(ctx, lifecycle, request, body);
       return {
         id: v.id,
         identity: v.identity,
@@ -99,7 +99,7 @@ export async function verificationRoutes(
     url: '/v2/verifications/:id/inputs/document-photo/skip',
     schema: { params: idParams, response: { 204: { contentType: 'none' } } },
     handler: async (request, reply) => {
-      await lifecycle.skipWait(find((request.params as z.infer<typeof idParams>).id));
+      await lifecycle.skipWait(await find((request.params as z.infer<typeof idParams>).id));
       return reply.status(204).send();
     },
   });
@@ -109,7 +109,7 @@ export async function verificationRoutes(
     '/v2/verifications/:id/status',
     { schema: { params: idParams, body: statusDecisionSchema, response: { 200: verificationDataSchema } } },
     async (request) => {
-      const v = find((request.params as z.infer<typeof idParams>).id);
+      const v = await find((request.params as z.infer<typeof idParams>).id);
       if (v.status === 'pending' || v.status === 'running') {
         throw new ServiceError(409, {
           code: 409,
@@ -119,7 +119,7 @@ export async function verificationRoutes(
             'This verification is still in progress. Send the decision once its status is verified, reviewNeeded or rejected.',
         });
       }
-      lifecycle.review(v, (request.body as z.infer<typeof statusDecisionSchema>).status);
+      await lifecycle.review(v, (request.body as z.infer<typeof statusDecisionSchema>).status);
       return view(v.id);
     },
   );
@@ -129,7 +129,7 @@ export async function verificationRoutes(
     '/v2/verifications/:id',
     { schema: { params: idParams, response: { 204: { contentType: 'none' } } } },
     async (request, reply) => {
-      await lifecycle.erase(find((request.params as z.infer<typeof idParams>).id));
+      await lifecycle.erase(await find((request.params as z.infer<typeof idParams>).id));
       return reply.status(204).send();
     },
   );
