@@ -6,6 +6,7 @@ import {
   walkAsync,
   walkBytes,
   walkJpeg,
+  walkJpegScans,
   walkPng,
 } from './image-structure';
 
@@ -81,6 +82,60 @@ describe('the JPEG walk', () => {
     });
     expect(seen).toEqual([0xe0]);
     expect(result).toBeUndefined();
+  });
+});
+
+describe('the scans of a JPEG', () => {
+  const sos = (components: number) =>
+    segment(0xda, [components, ...Array<number>(components * 2 + 3).fill(0)]);
+  const piece = 64 * 1024;
+  // After the frame: a scan of 3 components whose data holds a stuffed 0xFF, a restart marker and
+  // a fill byte; a DHT and stray bytes; a scan of one component whose data puts a stuffed 0xFF,
+  // then the next scan's marker, astride the walk's 64 KB pieces; EOI, and a scan after it.
+  const before = [
+    ...Array.from(jpeg.subarray(0, jpeg.length - 7)),
+    ...sos(3),
+    ...[1, 0xff, 0, 2, 0xff, 0xd3, 3, 0xff],
+    ...segment(0xc4, [0, 1]),
+    ...[7, 7],
+    ...sos(1),
+  ];
+  // The second scan's data is searched in pieces from its start; the first ends on a stuffed
+  // 0xFF, the next (read from that byte again) on the third scan's 0xFF.
+  const data = new Array<number>(2 * piece - 1).fill(0);
+  data[piece - 1] = 0xff;
+  data[2 * piece - 2] = 0xff;
+  const third = before.length + 2 * piece - 2;
+  const all = new Uint8Array([...before, ...data, ...sos(1).slice(1), 5, 0xff, 0xd9, ...sos(1)]);
+
+  const scansOf = (b: Uint8Array) => {
+    const found: { start: number; components: number }[] = [];
+    walkBytes(walkJpegScans(b.length, jpegSegments(b).scanStart), b, (scan) => {
+      found.push(scan);
+    });
+    return found;
+  };
+
+  it('finds every scan as the decoder does, and none after EOI', () => {
+    const found = scansOf(all);
+    expect(found.map((s) => s.components)).toEqual([3, 1, 1]);
+    expect(found[2].start).toBe(third);
+    for (const { start } of found) expect([all[start], all[start + 1]]).toEqual([0xff, 0xda]);
+  });
+
+  it('stops at the end of the bytes, at a scan header cut off, or where the caller stops it', async () => {
+    expect(scansOf(all.subarray(0, third + 3)).length).toBe(2);
+    const lengths: number[] = [];
+    await walkAsync(
+      walkJpegScans(all.length, jpegSegments(all).scanStart),
+      async (at, length) => {
+        lengths.push(length);
+        return all.subarray(at, at + length);
+      },
+      () => false,
+    );
+    // Stopped at the first scan's header: nothing of its data was read.
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(5);
   });
 });
 

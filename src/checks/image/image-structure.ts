@@ -78,6 +78,57 @@ export function* walkJpeg(size: number): Walk<JpegSegment, number> {
   return -1;
 }
 
+export interface JpegScan {
+  /** Offset of the SOS marker's 0xFF. */
+  start: number;
+  /** Components the scan codes (Ns). */
+  components: number;
+}
+
+/** Entropy-coded data is searched for markers in pieces of this many bytes. */
+const SCAN_PIECE_BYTES = 64 * 1024;
+
+/**
+ * The scans of a JPEG of `size` bytes from its first SOS at `firstScan` (walkJpeg's result), each
+ * from its header: the entropy-coded data between them is searched for the next marker as libjpeg
+ * finds it (a 0xFF not followed by a stuffed 0x00, a fill 0xFF or a restart marker; stray bytes
+ * between segments skipped), so a scan the decoder will read is never missed. Ends at EOI, at the
+ * file's end or at a segment that runs past it.
+ */
+export function* walkJpegScans(size: number, firstScan: number): Walk<JpegScan> {
+  let at = firstScan;
+  while (at + 2 <= size) {
+    const marker = (yield { need: { at, length: 2 } })?.[1];
+    if (marker === undefined || marker === 0xd9) return;
+    let end = at + 2;
+    if (marker !== 0x01 && !(marker >= 0xd0 && marker <= 0xd7)) {
+      const header = yield { need: { at, length: Math.min(5, size - at) } };
+      if (!header || header.length < 4) return;
+      end = at + 2 + ((header[2] << 8) | header[3]);
+      if (end > size || end < at + 4) return;
+      if (marker === 0xda) yield { found: { start: at, components: header[4] ?? 0 } };
+    }
+    // The next marker: past entropy-coded data after a scan, past stray bytes after anything else.
+    let next = -1;
+    for (let from = end; next === -1 && from < size;) {
+      const piece = yield { need: { at: from, length: Math.min(SCAN_PIECE_BYTES, size - from) } };
+      if (!piece) return;
+      let i = piece.indexOf(0xff);
+      while (i !== -1 && i + 1 < piece.length) {
+        const following = piece[i + 1];
+        if (following !== 0x00 && following !== 0xff && !(following >= 0xd0 && following <= 0xd7)) break;
+        i = piece.indexOf(0xff, i + 1);
+      }
+      if (i !== -1 && i + 1 < piece.length) next = from + i;
+      // A 0xFF ending the piece is read again as the next piece's first byte.
+      else from += i === piece.length - 1 ? piece.length - 1 : piece.length;
+      if (piece.length === 1) return;
+    }
+    if (next === -1) return;
+    at = next;
+  }
+}
+
 const chunkType = (bytes: Uint8Array) => String.fromCharCode(bytes[4], bytes[5], bytes[6], bytes[7]);
 
 /** The chunks of a PNG of `size` bytes, up to IEND or the first that runs past the file's end. */

@@ -10,7 +10,10 @@ import {
   imageStructure,
   MAX_BUFFERED_DECODE_BYTES,
   MAX_IMAGE_METADATA_BYTES,
+  MAX_JPEG_SCANS,
 } from '@/checks/image/node/image-metadata';
+import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
+import { scanBomb } from '../../../e2e/fixtures/scan-bomb';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-image-meta-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,4 +149,80 @@ describe('what a decode must buffer is read from the header', () => {
     expect(outcome.code).toBe('documentPhoto.unexpectedData');
     expect(outcome.message).toMatch(/progressive or interlaced/);
   }, 60_000);
+
+  it("counts a JPEG's scans before any decode and refuses issue 34's scan bomb", async () => {
+    const bomb = scanBomb(50_000);
+    const path = write('scans.jpg', bomb);
+    const structure = await imageStructure(path);
+    // Under the bound on what a decode buffers; only the scans tell it from a photo.
+    expect(structure.bufferedDecodeBytes).toBeLessThan(MAX_BUFFERED_DECODE_BYTES);
+    // Counting stopped just past the bound.
+    expect(structure.scans).toBe(MAX_JPEG_SCANS + 1);
+    const outcome = await checkDocumentPhoto(
+      { path, filename: 'scans.jpg', size: bomb.length, format: 'jpeg' },
+      documentCtx,
+    );
+    expect(outcome.code).toBe('documentPhoto.unexpectedData');
+    expect(outcome.message).toMatch(/more than 100 scans/);
+
+    // sharp's (mozjpeg's) progressive scripts: 10 scans by default, 8–11 with mozjpeg's optimised ones.
+    const source = sharp(await noisePhoto(900, 700));
+    const progressive = await source.clone().jpeg({ progressive: true }).toBuffer();
+    expect((await imageStructure(write('progressive.jpg', progressive))).scans).toBe(10);
+    const mozjpeg = await source.clone().jpeg({ mozjpeg: true }).toBuffer();
+    expect((await imageStructure(write('mozjpeg.jpg', mozjpeg))).scans).toBeLessThanOrEqual(12);
+    const baseline = await source.clone().jpeg().toBuffer();
+    expect(await imageStructure(write('one-scan.jpg', baseline))).toMatchObject({
+      scans: 1,
+      bufferedDecodeBytes: 0,
+    });
+  });
+
+  it('counts the coefficients of a sequential JPEG coded one component a scan, which libjpeg buffers', async () => {
+    // 4000 × 4000, 3 components at 1×1: three scans of one component each, every block '0' (DC
+    // unchanged) and '0' (end of block) — 96 MB of coefficients held until the last scan.
+    const side = 4000;
+    const blocks = (side / 8) ** 2;
+    const segment = (marker: number, payload: number[]) =>
+      Buffer.from([0xff, marker, (payload.length + 2) >> 8, (payload.length + 2) & 0xff, ...payload]);
+    const table = (tableClass: number) => [tableClass << 4, 1, ...Array<number>(15).fill(0), 0];
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8]),
+      segment(0xdb, [0, ...Array<number>(64).fill(1)]),
+      segment(0xc0, [
+        8,
+        side >> 8,
+        side & 0xff,
+        side >> 8,
+        side & 0xff,
+        3,
+        1,
+        0x11,
+        0,
+        2,
+        0x11,
+        0,
+        3,
+        0x11,
+        0,
+      ]),
+      segment(0xc4, [...table(0), ...table(1)]),
+      ...[1, 2, 3].flatMap((component) => [
+        segment(0xda, [1, component, 0x00, 0, 63, 0]),
+        Buffer.alloc(blocks / 4),
+      ]),
+      Buffer.from([0xff, 0xd9]),
+    ]);
+    const path = write('component-scans.jpg', jpeg);
+    expect(await imageStructure(path)).toMatchObject({
+      progressive: false,
+      scans: 3,
+      bufferedDecodeBytes: 3 * blocks * 128,
+    });
+    const outcome = await checkDocumentPhoto(
+      { path, filename: 'component-scans.jpg', size: jpeg.length, format: 'jpeg' },
+      documentCtx,
+    );
+    expect(outcome.message).toMatch(/needs 92 MB, over the 64 MB limit/);
+  });
 });

@@ -7,6 +7,7 @@ import {
   isProgressiveJpegFrame,
   walkAsync,
   walkJpeg,
+  walkJpegScans,
   walkPng,
 } from '@/checks/image/image-structure';
 
@@ -61,6 +62,17 @@ function inflatedSize(data: Buffer, cap: number) {
  */
 export const MAX_BUFFERED_DECODE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Scans a JPEG may hold. Each scan is a pass of the decoder over every block of its components, at
+ * any scale: a 2 MB file of 50,000 tiny scans over 63 MiB of coefficients kept a decoder busy for
+ * two minutes (2.3 ms a scan). Encoders write far fewer: 10 for libjpeg's and sharp's default
+ * progressive script (6 for grey), 8–11 for mozjpeg's optimised ones, 5–7 in the 50 progressive
+ * photos of ../shared/eval; a baseline file has one, or one per component. At this bound the
+ * largest decode allowed (MAX_BUFFERED_DECODE_BYTES) spends about half a second of CPU on its
+ * scans (4.5 ms each, measured on the 2-core test machine).
+ */
+export const MAX_JPEG_SCANS = 100;
+
 export interface ImageStructure {
   /** Metadata bytes (decompressed), counting stopped just past the cap. */
   metadataBytes: number;
@@ -68,6 +80,8 @@ export interface ImageStructure {
   bufferedDecodeBytes: number;
   /** Progressive JPEG or interlaced PNG. */
   progressive: boolean;
+  /** A JPEG's scans, counted where it may have more than one (stopped just past MAX_JPEG_SCANS). */
+  scans: number;
 }
 
 /** Coefficient bytes of a JPEG frame (SOFn payload): blocks per component rounded up to its MCUs. */
@@ -119,12 +133,14 @@ async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStr
 
 async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageStructure) {
   let total = 0;
+  let frame = null as Buffer | null;
   const read = (at: number, length: number) => reader.bytes(at, length);
   // sharp reads no metadata past the first scan, where the walk ends.
-  await walkAsync(walkJpeg(reader.size), read, async ({ marker, payloadStart, end }) => {
+  const firstScan = await walkAsync(walkJpeg(reader.size), read, async ({ marker, payloadStart, end }) => {
     if (isJpegFrame(marker)) {
       const sof = await reader.bytes(payloadStart, end - payloadStart);
       if (sof && sof.length >= 6) {
+        frame = sof;
         structure.progressive = isProgressiveJpegFrame(marker);
         if (structure.progressive) structure.bufferedDecodeBytes = jpegCoefficientBytes(sof);
       }
@@ -136,6 +152,19 @@ async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageSt
     }
     return true;
   });
+  if (total > cap || !frame || firstScan === undefined || firstScan < 0) return total;
+  const sof: Buffer = frame;
+  // libjpeg buffers every coefficient when the first scan does not code every component (a
+  // progressive file, or a sequential one coded one component a scan), and then reads every scan.
+  let multiScan = structure.progressive;
+  await walkAsync(walkJpegScans(reader.size, firstScan), read, ({ components }) => {
+    if (structure.scans === 0 && components < sof[5]) {
+      multiScan = true;
+      structure.bufferedDecodeBytes = jpegCoefficientBytes(sof);
+    }
+    structure.scans++;
+    return multiScan && structure.scans <= MAX_JPEG_SCANS;
+  });
   return total;
 }
 
@@ -145,7 +174,12 @@ async function jpegMetadataBytes(reader: Reader, cap: number, structure: ImageSt
  * a decode must buffer. Zeros for other formats.
  */
 export async function imageStructure(path: string, cap = MAX_IMAGE_METADATA_BYTES): Promise<ImageStructure> {
-  const structure: ImageStructure = { metadataBytes: 0, bufferedDecodeBytes: 0, progressive: false };
+  const structure: ImageStructure = {
+    metadataBytes: 0,
+    bufferedDecodeBytes: 0,
+    progressive: false,
+    scans: 0,
+  };
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();

@@ -10,7 +10,12 @@ import {
 import { readPdf417Pixels, type Pdf417Read } from '@/checks/document/node/barcode';
 import { decodeCost } from './decode-budget';
 import { findDocument, type DocumentFound } from '@/checks/document/node/document-finder';
-import { imageStructure, MAX_BUFFERED_DECODE_BYTES, MAX_IMAGE_METADATA_BYTES } from './image-metadata';
+import {
+  imageStructure,
+  MAX_BUFFERED_DECODE_BYTES,
+  MAX_IMAGE_METADATA_BYTES,
+  MAX_JPEG_SCANS,
+} from './image-metadata';
 import { parseMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { mrzBandImages, type MrzBandRead } from '@/checks/mrz/node/mrz-bands';
 import type { AlterationMap } from '@/checks/document/alteration';
@@ -55,6 +60,10 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
         `the image is ${structure.progressive ? 'progressive or interlaced' : 'encoded'} so that decoding it ` +
         `needs ${Math.ceil(structure.bufferedDecodeBytes / MB)} MB, over the ${MAX_BUFFERED_DECODE_BYTES / MB} MB limit`,
     };
+  }
+  // Each scan is one more pass over every block: 50,000 of them held a decoder for minutes.
+  if (structure.scans > MAX_JPEG_SCANS) {
+    return { ok: false, reason: `the image is coded in more than ${MAX_JPEG_SCANS} scans` };
   }
   let meta: Metadata;
   try {
