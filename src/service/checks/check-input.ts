@@ -29,7 +29,7 @@ import { readMrz, readMrzBands } from '@/checks/mrz/node/mrz';
 import type { MrzBandRead } from '@/checks/mrz/node/mrz-bands';
 import { parseStatement } from '@/checks/pdf/node/bank-statement';
 import { readImageHeader, type FacePixels, type InspectedDocument } from '@/checks/image/node/image';
-import { inspectImageInPool } from './image-pool';
+import { inspectImageInPool, type ImageRun } from './image-pool';
 import { mergeMarkers, parseMarkers, scanFileMarkers, type Markers } from '@/checks/inputs/node/marker';
 import { editTrace, MAX_TEXT_PAGES, type PdfInfo } from '@/checks/pdf/node/pdf';
 import { readPdf } from '@/checks/pdf/node/pdf-reader';
@@ -51,7 +51,18 @@ import { judgePrintedFields, printedLayout } from './printed-fields';
 import { layoutCrops } from '@/checks/viz/node/viz-read';
 import type { StatedFields } from '@/checks/viz/printed-fields';
 
-export interface DocumentPhotoContext {
+/**
+ * Whose input it is and when its check is given up: images and video frames wait in turns by
+ * verification, and a check that timed out stops what it had started.
+ */
+export interface CheckRun {
+  /** The verification: the decoders and readers take inputs in turns by verification. */
+  verification?: string;
+  /** Aborted when the check is given up (send-input's time limit). */
+  signal?: AbortSignal;
+}
+
+export interface DocumentPhotoContext extends CheckRun {
   type: DocumentType;
   country: string;
   page: 'front' | 'back';
@@ -64,23 +75,19 @@ export interface DocumentPhotoContext {
 }
 
 /** Whether sample markers are read (DEMO_SCENARIOS=on, tests and demos only). */
-export interface MarkerOption {
+export interface MarkerOption extends CheckRun {
   markers?: boolean;
 }
 
 export interface CustomDocumentContext extends MarkerOption {
   page: 'front' | 'back' | 'multi';
   multiPageAllowed: boolean;
-  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
-  verification?: string;
 }
 
 export interface BankStatementContext extends MarkerOption {
   password?: string;
   country: string;
   institutionId: string;
-  /** The verification: PDF readings wait in turns by verification (pdf-reader.ts). */
-  verification?: string;
 }
 
 /** Marker codes each input accepts; request-level codes (file names, order) never come from a file. */
@@ -229,6 +236,8 @@ interface PhotoCheck {
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
   markers?: boolean;
+  /** Whose image it is, and when its check is given up. */
+  run?: CheckRun;
 }
 
 /** The markers of a file, only where demo scenarios are on (else none, whatever it carries). */
@@ -280,16 +289,20 @@ async function checkPhoto(
 
   // One bounded decode in a worker thread feeds the metrics and, when asked, the barcode reader,
   // the MRZ band finder and the face checks.
-  const measured = await inspectImageInPool({
-    path: file.path,
-    decodeBytes: header.decodeBytes,
-    pdf417: photo.pdf417,
-    mrz: !scenario && photo.mrz,
-    faces: !scenario && photo.faces,
-    document: !scenario && photo.document,
-    alteration: !scenario && photo.alteration,
-    viz: scenario ? undefined : photo.viz,
-  });
+  const run: ImageRun = { owner: photo.run?.verification, signal: photo.run?.signal };
+  const measured = await inspectImageInPool(
+    {
+      path: file.path,
+      decodeBytes: header.decodeBytes,
+      pdf417: photo.pdf417,
+      mrz: !scenario && photo.mrz,
+      faces: !scenario && photo.faces,
+      document: !scenario && photo.document,
+      alteration: !scenario && photo.alteration,
+      viz: scenario ? undefined : photo.viz,
+    },
+    run,
+  );
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
   facts.phash = metrics.phash;
@@ -358,6 +371,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       small: 'documentPhoto.smallImageSize',
       family: markerFamilies.document,
       markers: ctx.markers,
+      run: ctx,
     });
     if ('outcome' in photo) return photo.outcome;
     const { metrics } = photo;
@@ -573,6 +587,7 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
       small: 'selfiePhoto.validationError',
       family: markerFamilies.selfie,
       markers: options.markers,
+      run: options,
     });
     if ('outcome' in photo) return photo.outcome;
     // A face check that cannot run (the worker died, a model did not load) is no refusal of the
@@ -680,6 +695,7 @@ export function checkCustomDocument(file: StoredFile, ctx: CustomDocumentContext
       family: markerFamilies.custom,
       sized: { pageCount: 1 },
       markers: ctx.markers,
+      run: ctx,
     });
     return 'outcome' in photo ? photo.outcome : pass(facts);
   });

@@ -14,6 +14,8 @@ sharp.cache(false);
 // An image worker: decodes and measures one image at a time for image-pool.ts, off the service's
 // event loop (the metrics and the barcode reader are plain CPU work).
 parentPort!.on('message', (job: ImageJob & { id: number }) => {
+  // The pool counts an image's time from here, not from a fresh worker's start.
+  parentPort!.postMessage({ id: job.id, started: true });
   inspectImage(job.path, job).then(
     // The face pixels are moved, not copied, to the service's thread.
     (result) =>

@@ -67,15 +67,22 @@ interface Write {
   file: UploadedFile | null;
 }
 
-/** A check that never ends must not hold the identity's lock (and the client) forever. */
+/**
+ * A check that never ends must not hold the identity's lock (and the client) forever; given up, it
+ * is aborted, so that the images and frames it waits for or decodes are dropped or stopped.
+ */
 const CHECK_TIMEOUT_MS = 60_000;
-async function withTimeout<T>(work: Promise<T>): Promise<T> {
+async function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`check took over ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`check took over ${CHECK_TIMEOUT_MS} ms`));
+    }, CHECK_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([work, timeout]);
+    return await Promise.race([work(controller.signal), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -122,7 +129,9 @@ async function runCheck(
   otherSide: InputFacts | undefined,
   challenge: LivenessChallenge | null,
   markers: boolean,
+  signal: AbortSignal,
 ): Promise<CheckOutcome> {
+  const run = { verification, signal };
   switch (d.inputType) {
     case 'document-photo': {
       const planned = plan.documents[d.group];
@@ -134,6 +143,7 @@ async function runCheck(
         requires,
         faceRequired: plan.biometric !== null,
         markers,
+        ...run,
         ...(otherSide ? { otherSide: { phash: otherSide.phash } } : {}),
       });
     }
@@ -143,20 +153,20 @@ async function runCheck(
         page: d.data.page,
         multiPageAllowed: planned.kind === 'custom' && planned.doc.multiPage,
         markers,
-        verification,
+        ...run,
       });
     }
     case 'selfie-photo':
-      return checkSelfiePhoto(file, { markers });
+      return checkSelfiePhoto(file, { markers, ...run });
     case 'selfie-video':
-      return checkSelfieVideo(file, challenge, { markers });
+      return checkSelfieVideo(file, challenge, { markers, ...run });
     case 'financial-information-bank-statement-parsing-request':
       return checkBankStatement(file, {
         ...(d.data.password !== undefined ? { password: d.data.password } : {}),
         country: d.data.country,
         institutionId: d.data.institutionId,
         markers,
-        verification,
+        ...run,
       });
     case 'custom-fields':
       return { code: null, facts: {} };
@@ -254,7 +264,9 @@ export async function sendInput(
           : Promise.resolve(accepted(otherKey));
         const outcome = otherSide
           .then((other) =>
-            withTimeout(runCheck(v.id, plan, d, file, other, challenge, ctx.config.demoScenarios)),
+            withTimeout((signal) =>
+              runCheck(v.id, plan, d, file, other, challenge, ctx.config.demoScenarios, signal),
+            ),
           )
           .catch((error: unknown): CheckOutcome => {
             request.log.error({ err: error, inputType: d.inputType }, 'input check failed');

@@ -1,38 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { DECODE_BUDGET_BYTES, decodeBudgetInUse, withDecodeBudget } from './decode-budget';
+import { DECODE_BUDGET_BYTES, DecodeBudget, decodeWeight } from './decode-budget';
 
 const MB = 1024 * 1024;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the decode budget', () => {
-  it('lets decodes run together only while their estimates fit, in order of arrival', async () => {
-    let running = 0;
-    let most = 0;
-    const order: number[] = [];
-    const decode = (n: number) => async () => {
-      running++;
-      most = Math.max(most, running);
-      expect(decodeBudgetInUse()).toBeLessThanOrEqual(DECODE_BUDGET_BYTES);
-      await sleep(20);
-      order.push(n);
-      running--;
-      return n;
-    };
+  it('fits decodes together only while their weights add up to the budget', () => {
+    const budget = new DecodeBudget();
     // 88 MB each (a 64 MB progressive JPEG's coefficients and the shrunk pixels): one at a time in 160 MB.
-    const heavy = await Promise.all([1, 2, 3, 4].map((n) => withDecodeBudget(88 * MB, decode(n))));
-    expect(heavy).toEqual([1, 2, 3, 4]);
-    expect(most).toBe(1);
-    expect(order).toEqual([1, 2, 3, 4]);
-    most = 0;
-    await Promise.all(Array.from({ length: 12 }, (_, n) => withDecodeBudget(24 * MB, decode(n))));
-    expect(most).toBe(6);
-    expect(decodeBudgetInUse()).toBe(0);
+    budget.take(decodeWeight(88 * MB));
+    expect(budget.fits(decodeWeight(88 * MB))).toBe(false);
+    // A baseline photo (24 MB) fits beside it.
+    expect(budget.fits(decodeWeight(1))).toBe(true);
+    budget.give(decodeWeight(88 * MB));
+    expect(budget.inUse).toBe(0);
+    for (let n = 0; n < 6; n++) budget.take(decodeWeight(24 * MB));
+    expect(budget.fits(decodeWeight(24 * MB))).toBe(false);
   });
 
-  it('runs a decode estimated over the whole budget alone, and frees its share when it throws', async () => {
-    await expect(
-      withDecodeBudget(10 * DECODE_BUDGET_BYTES, () => Promise.reject(new Error('bad bytes'))),
-    ).rejects.toThrow('bad bytes');
-    expect(decodeBudgetInUse()).toBe(0);
+  it('weighs a decode estimated over the whole budget as the whole budget: it runs alone', () => {
+    const budget = new DecodeBudget();
+    expect(decodeWeight(10 * DECODE_BUDGET_BYTES)).toBe(DECODE_BUDGET_BYTES);
+    expect(budget.fits(decodeWeight(10 * DECODE_BUDGET_BYTES))).toBe(true);
+    budget.take(decodeWeight(1));
+    expect(budget.fits(decodeWeight(10 * DECODE_BUDGET_BYTES))).toBe(false);
   });
 });
