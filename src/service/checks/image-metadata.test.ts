@@ -11,6 +11,7 @@ import {
   MAX_BUFFERED_DECODE_BYTES,
   MAX_IMAGE_METADATA_BYTES,
   MAX_JPEG_SCANS,
+  PNG_DECODE_ROWS,
 } from '@/checks/image/node/image-metadata';
 import { noisePhoto } from '../../../e2e/fixtures/noise-photo';
 import { scanBomb } from '../../../e2e/fixtures/scan-bomb';
@@ -224,5 +225,41 @@ describe('what a decode must buffer is read from the header', () => {
       documentCtx,
     );
     expect(outcome.message).toMatch(/needs 92 MB, over the 64 MB limit/);
+  });
+
+  it("bounds a plain PNG's decode by the rows of its width, depth and channels that the shrink holds", async () => {
+    // Issue 34 item 6: three 100 MP 16-bit RGB PNGs of 0.9 MB took the service from 540 to 880 MB,
+    // weighed as baseline photos. A header (IHDR, one small IDAT) is all the check reads.
+    const pngHeader = (width: number, height: number, depth: number, colour: number) => {
+      const ihdr = Buffer.alloc(13);
+      ihdr.writeUInt32BE(width, 0);
+      ihdr.writeUInt32BE(height, 4);
+      ihdr[8] = depth;
+      ihdr[9] = colour;
+      return Buffer.concat([
+        Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'),
+        chunk('IHDR', ihdr),
+        chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+        chunk('IEND', Buffer.alloc(0)),
+      ]);
+    };
+    const deep = pngHeader(10000, 10000, 16, 2);
+    const path = write('deep.png', deep);
+    expect(await imageStructure(path)).toMatchObject({
+      progressive: false,
+      bufferedDecodeBytes: 10000 * 3 * 2 * PNG_DECODE_ROWS,
+    });
+    const outcome = await checkDocumentPhoto(
+      { path, filename: 'deep.png', size: deep.length, format: 'png' },
+      documentCtx,
+    );
+    expect(outcome.code).toBe('documentPhoto.unexpectedData');
+    expect(outcome.message).toMatch(/needs 118 MB, over the 64 MB limit/);
+    // The same pixels in 8 bits, and a palette (decoded as RGBA), are weighed and read.
+    const rgb = await imageStructure(write('rgb.png', pngHeader(10000, 10000, 8, 2)));
+    expect(rgb.bufferedDecodeBytes).toBe(10000 * 3 * PNG_DECODE_ROWS);
+    expect(rgb.bufferedDecodeBytes).toBeLessThan(MAX_BUFFERED_DECODE_BYTES);
+    const palette = await imageStructure(write('palette.png', pngHeader(4000, 3000, 8, 3)));
+    expect(palette.bufferedDecodeBytes).toBe(4000 * 4 * PNG_DECODE_ROWS);
   });
 });

@@ -58,9 +58,19 @@ function inflatedSize(data: Buffer, cap: number) {
  * Bytes a decoder must hold at once whatever the scale it decodes at: a progressive JPEG's
  * coefficients (every block of every component, 64 × 2 bytes, until the last scan has been read:
  * shrink-on-load scales only the inverse DCT) and an interlaced PNG's pixels (Adam7 passes fill
- * the whole image before a row is final). 0 for a baseline JPEG or a plain PNG, decoded row by row.
+ * the whole image before a row is final); a plain PNG's rows the shrink holds (PNG_DECODE_ROWS). 0
+ * for a baseline JPEG, decoded row by row at the shrunk scale.
  */
 export const MAX_BUFFERED_DECODE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Rows of a PNG that libvips holds while it shrinks the image (a PNG has no shrink-on-load): the
+ * peak of one decode to 1024 px grew with the row's bytes, ~2,000 rows whatever the height
+ * (measured: 10000 px wide 16-bit RGB +100–115 MB, RGBA +156 MB, 20000 px +188 MB; 8-bit RGB
+ * 10000 px +61 MB, 4000 px +23 MB). Three 100 MP 16-bit PNGs at once took the service from 540 to
+ * 880 MB while the budget weighed each as a baseline photo's 24 MB.
+ */
+export const PNG_DECODE_ROWS = 2048;
 
 /**
  * Scans a JPEG may hold. Each scan is a pass of the decoder over every block of its components, at
@@ -104,12 +114,14 @@ async function pngMetadataBytes(reader: Reader, cap: number, structure: ImageStr
     const length = dataEnd - dataStart;
     if (type === 'IHDR') {
       const ihdr = await reader.bytes(dataStart, 13);
-      if (ihdr && ihdr[12] === 1) {
-        // Adam7: the decoder holds width × height × channels × bytes per sample.
-        const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[ihdr[9]] ?? 4;
-        structure.progressive = true;
+      if (ihdr) {
+        // Channels as decoded: a palette expands to RGB or RGBA, samples under 8 bits to bytes.
+        const channels = { 0: 1, 2: 3, 3: 4, 4: 2, 6: 4 }[ihdr[9]] ?? 4;
+        const rowBytes = ihdr.readUInt32BE(0) * channels * (ihdr[8] === 16 ? 2 : 1);
+        structure.progressive = ihdr[12] === 1;
+        // Adam7: the decoder holds every row; else the shrink holds PNG_DECODE_ROWS of them.
         structure.bufferedDecodeBytes =
-          ihdr.readUInt32BE(0) * ihdr.readUInt32BE(4) * channels * (ihdr[8] === 16 ? 2 : 1);
+          rowBytes * (structure.progressive ? ihdr.readUInt32BE(4) : PNG_DECODE_ROWS);
       }
     }
     if (!PNG_METADATA.has(type)) return true;
