@@ -10,7 +10,7 @@ import { freePort } from '../fixtures/free-port';
 import { noisePhoto } from '../fixtures/noise-photo';
 import { sample } from '../fixtures/samples';
 import { globalPassportInputs } from '../fixtures/send-input-form';
-import { benchAuth, startBenchService } from './lib/bench-service';
+import { benchAuth, benchIdentity, startBenchService } from './lib/bench-service';
 import { sleep, stopNode, waitForHttp } from './lib/node-process';
 import { rssKb, rssPeakSampler } from './lib/proc-stats';
 
@@ -35,12 +35,7 @@ async function burst(kind: 'bombs' | 'flows') {
     const residency = await noisePhoto(2900, 2100, { quality: 85, seed: 7 });
     const bomb = kind === 'bombs' ? await progressiveBomb() : undefined;
     const flow = async (selfieBytes: Uint8Array) => {
-      const created = await fetch(`${url}/v2/verifications`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ flowId: 'global-passport' }),
-      });
-      const { identity } = (await created.json()) as { identity: string };
+      const identity = await benchIdentity(url, auth, 'global-passport');
       const form = new FormData();
       form.append('inputs', JSON.stringify(globalPassportInputs));
       form.append('document', new Blob([new Uint8Array(passport)]), 'passport.jpg');

@@ -37,3 +37,13 @@ export async function benchAuth(url: string) {
   });
   return { authorization: `Bearer ${((await oauth.json()) as { access_token: string }).access_token}` };
 }
+
+/** The identity of a new verification of `flowId` at a bench's service. */
+export async function benchIdentity(url: string, auth: Record<string, string>, flowId: string) {
+  const created = await fetch(`${url}/v2/verifications`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ flowId }),
+  });
+  return ((await created.json()) as { identity: string }).identity;
+}
