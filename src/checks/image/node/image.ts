@@ -52,19 +52,6 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
       reason: `the image carries more than ${MAX_IMAGE_METADATA_BYTES / MB} MB of metadata`,
     };
   }
-  // A progressive JPEG of 1 MB may need 600 MB to decode, at any scale: refused before any decode.
-  if (structure.bufferedDecodeBytes > MAX_BUFFERED_DECODE_BYTES) {
-    return {
-      ok: false,
-      reason:
-        `the image is ${structure.progressive ? 'progressive or interlaced' : 'encoded'} so that decoding it ` +
-        `needs ${Math.ceil(structure.bufferedDecodeBytes / MB)} MB, over the ${MAX_BUFFERED_DECODE_BYTES / MB} MB limit`,
-    };
-  }
-  // Each scan is one more pass over every block: 50,000 of them held a decoder for minutes.
-  if (structure.scans > MAX_JPEG_SCANS) {
-    return { ok: false, reason: `the image is coded in more than ${MAX_JPEG_SCANS} scans` };
-  }
   let meta: Metadata;
   try {
     meta = await sharp(path, { limitInputPixels: false, failOn: 'truncated' }).metadata();
@@ -78,6 +65,20 @@ export async function readImageHeader(path: string): Promise<ImageHeader> {
       ok: false,
       reason: `the image is ${width}×${height}, over the ${MAX_IMAGE_PIXELS / 1e6} MP limit`,
     };
+  }
+  // A progressive JPEG of 1 MB may need 600 MB to decode, at any scale: refused before any decode
+  // (sharp's header read above decodes nothing; the pixel count, read first, is the plainer reason).
+  if (structure.bufferedDecodeBytes > MAX_BUFFERED_DECODE_BYTES) {
+    return {
+      ok: false,
+      reason:
+        `the image is ${structure.progressive ? 'progressive or interlaced' : 'encoded'} so that decoding it ` +
+        `needs ${Math.ceil(structure.bufferedDecodeBytes / MB)} MB, over the ${MAX_BUFFERED_DECODE_BYTES / MB} MB limit`,
+    };
+  }
+  // Each scan is one more pass over every block: 50,000 of them held a decoder for minutes.
+  if (structure.scans > MAX_JPEG_SCANS) {
+    return { ok: false, reason: `the image is coded in more than ${MAX_JPEG_SCANS} scans` };
   }
   const comments = (meta.comments ?? []).map((c) => `${c.keyword}\x00${c.text}`);
   const swap = (meta.orientation ?? 1) >= 5;
