@@ -26,11 +26,11 @@ describe('with the service extensions on', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 8; i++) {
       const { livenessChallenge } = await create(stack, 'mx-ine-full');
-      expect(livenessChallenge?.actions).toHaveLength(2);
-      expect(livenessChallenge?.actions).toContain('blink');
-      seen.add(livenessChallenge!.actions.join(','));
+      expect(livenessChallenge).toMatchObject({ attempt: 1, attempts: 3 });
+      expect(livenessChallenge?.cuesMs).toHaveLength(livenessChallenge!.actions.length);
+      seen.add(`${livenessChallenge!.actions.join(',')} ${livenessChallenge!.cuesMs.join(',')}`);
     }
-    // Four sequences are possible; eight draws showing only one would mean no draw at all.
+    // Over a hundred sequences, each with its own cues; eight draws alike would mean no draw at all.
     expect(seen.size).toBeGreaterThan(1);
   });
 

@@ -603,13 +603,38 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
 }
 
 /**
+ * The words a person is told when a challenge attempt fails: plain, and never a measured figure
+ * or a pass mark (they would tell someone who replays a clip how near it came). What was seen,
+ * and when, is kept for staff in `facts.challenge.reason`.
+ */
+export const challengeRefusals = {
+  notPerformed:
+    'The movements asked were not seen at the moments they were asked. Record again, following the screen.',
+  unasked:
+    'A movement that was not asked was seen. Record again and make only the movements the screen asks, when it asks them.',
+  tooLong: 'This recording is not the one made for this challenge. Record again.',
+  noFace: 'Your face was not seen during much of the recording. Record again, facing the camera.',
+  multipleFaces: 'More than one face was seen in the recording. Record again, alone in the picture.',
+} as const;
+
+/** The verification's challenge for this video: the current attempt, or none left. */
+export interface VideoChallenge {
+  /** Null when the stored challenge could not be read (then `spent`). */
+  challenge: LivenessChallenge | null;
+  /** Every attempt was used (or the stored challenge could not be read): the video goes to a review. */
+  spent: boolean;
+}
+
+/**
  * A liveness video: a whole container, a face in its frames (never two), and, when the
- * verification has an active challenge, the asked head turns and blink in the asked order. The
- * spec has no code for a challenge left undone: it is the "not taken properly" of the selfie codes.
+ * verification has an active challenge, exactly the asked movements at their cues. The spec has
+ * no code for a challenge left undone: it is the "not taken properly" of the selfie codes. The
+ * last attempt's failure is not refused: the video is kept with the failure in its facts, and
+ * the liveness step then sends the verification to a review (as when no attempt is left).
  */
 export function checkSelfieVideo(
   file: StoredFile,
-  challenge?: LivenessChallenge | null,
+  asked?: VideoChallenge | null,
   options: MarkerOption = {},
 ): Promise<CheckOutcome> {
   return guarded('voiceVideo.conversionFailed', async (facts) => {
@@ -623,21 +648,31 @@ export function checkSelfieVideo(
     if (scenario) return markerOutcome(scenario, facts);
     const verdict = await videoFaces(file.path, facts);
     if (verdict) return fail(`voiceVideo.${verdict}`, markerMessages[`voiceVideo.${verdict}`] ?? '', facts);
-    if (!challenge) return pass(facts);
+    if (!asked) return pass(facts);
+    const { challenge } = asked;
+    const about = {
+      actions: [...(challenge?.actions ?? [])],
+      ...(challenge ? { attempt: challenge.attempt } : {}),
+    };
+    if (asked.spent || !challenge) {
+      facts.challenge = { ...about, result: 'failed', reason: 'no attempt of the challenge was left' };
+      return pass(facts);
+    }
     const done = await videoChallenge(file.path, challenge, facts);
-    const asked = [...challenge.actions];
     if (done.ok === 'unchecked') {
-      facts.challenge = { actions: asked, result: 'unchecked', reason: done.reason };
+      facts.challenge = { ...about, result: 'unchecked', reason: done.reason };
       return pass(facts);
     }
     if (done.ok) {
-      facts.challenge = { actions: asked, result: 'passed' };
+      facts.challenge = { ...about, result: 'passed' };
       return pass(facts);
     }
-    facts.challenge = { actions: asked, result: 'failed', reason: done.reason };
-    return done.code === 'notPerformed'
-      ? fail('selfiePhoto.validationError', `liveness challenge: ${done.reason}`, facts)
-      : fail(`voiceVideo.${done.code}`, `liveness challenge: ${done.reason}`, facts);
+    facts.challenge = { ...about, result: 'failed', reason: done.reason };
+    if (challenge.attempt >= challenge.attempts) return pass(facts);
+    const words = challengeRefusals[done.code];
+    return done.code === 'noFace' || done.code === 'multipleFaces'
+      ? fail(`voiceVideo.${done.code}`, words, facts)
+      : fail('selfiePhoto.validationError', words, facts);
   });
 }
 

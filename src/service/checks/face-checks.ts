@@ -2,11 +2,17 @@ import { createHash } from 'node:crypto';
 import { insideQuad, type Point } from '@/checks/document/document-outline';
 import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/checks/face/face-rules';
 import {
-  blinkWindow,
+  blinkWindows,
+  CHALLENGE_MAX_MS,
+  failedAlready,
+  CLIP_EXTRA_MS,
+  CUE_EARLY_MS,
+  CUE_WINDOW_MS,
   headYaw,
   judgeChallenge,
   type ChallengeFrame,
   type ChallengeVerdict,
+  type TimedFrame,
 } from '@/checks/video/liveness-challenge';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { detectFaces } from './face-reader';
@@ -103,29 +109,36 @@ export interface FrameSampling {
 }
 
 /**
- * The challenge's frames: 8 a second are taken, of which every other one is looked at first (4 a
- * second, enough for turns, which a person holds); the ones between are looked at only where an
- * asked blink was missed (`blinkWindow`), and then, if it is still missing, up to
- * `CLOSER_LOOK_FPS` a second of that span (`CLOSER_LOOK_MAX` frames at most). A recording that a
- * loaded browser made at 5–10 frames a second (gaps up to 0.75 s measured) kept its 0.4 s blink
- * in one frame of the old 4 a second or none; at 8 eyes closed for 0.125 s of the recording show
- * in at least one, and the closer look reads each frame such a recording kept. 360 px, where the
- * face of a front camera still spans ~150 px for the mesh (which works at 192 px); up to 12 s of
- * video. Each frame looked at costs a selfie's detection (detector, mesh, iris): 30 frames of the
- * test clip took 14–17 s with the machine's load at 38 on 2 cores, so the reading stops once the
- * asked actions are seen (the 3 frames above count the faces anyway).
+ * The challenge's frames: 4 a second of up to the longest challenge and the extra a recording may
+ * run (`CHALLENGE_MAX_MS`, `CLIP_EXTRA_MS`), at 360 px, where the face of a front camera still
+ * spans ~150 px for the mesh (which works at 192 px). Of them, 2 a second are looked at (a turn is
+ * held for a second, and shows in one frame of 2 a second at least) and all 4 in the windows of
+ * asked eye closings; where an asked eye closing was missed and would make the clip
+ * pass (`blinkWindows`), its window again at up to `CLOSER_LOOK_FPS`. A recording that a loaded
+ * browser made at 5–10 frames a second (gaps up to 0.75 s measured) can hide a 0.4 s closing
+ * between the frames of 4 a second; the closer look reads each frame such a recording kept. Each
+ * frame looked at costs a selfie's detection (detector, mesh, iris): 30 frames of the test clip
+ * took 14–17 s with the machine's load at 38 on 2 cores, so the clip is read at 2 a second where
+ * no closing is asked, and the reading stops as soon as the clip has failed (`failedAlready`).
+ * Spontaneous blinks (0.1–0.3 s) mostly fall between those frames, as they
+ * should: a movement seen where nothing is asked fails the attempt.
  */
-export const CHALLENGE_SAMPLING: FrameSampling = { fps: 8, max: 96, side: 360 };
-/** Of the challenge's frames, every this many is looked at first. */
+export const CHALLENGE_SAMPLING: FrameSampling = {
+  fps: 4,
+  max: Math.ceil(((CHALLENGE_MAX_MS + CLIP_EXTRA_MS) / 1000 + 1) * 4),
+  side: 360,
+};
+/** Outside the windows of asked eye closings, every this many of the challenge's frames is looked at. */
 const CHALLENGE_COARSE_STEP = 2;
-/** The closer look at a missed blink's span: frames a second, and at most this many frames. */
+/** Inside them (their span, and this much after it, where a late closing shows) every frame. */
+const WINDOW_AFTER_MS = 500;
+/** The closer look at a missed eye closing's window: frames a second, and at most this many frames. */
 const CLOSER_LOOK_FPS = 24;
 const CLOSER_LOOK_MAX = 72;
 /**
- * Frames of the closer look that go to the face worker (the ones FFmpeg repeated cost nothing): a
- * recording of 5–10 frames a second has at most this many new ones in a 3 s span, and a smooth
- * one of 30 showed eyes closed for 0.125 s at 8 a second already, so a missed blink costs at most
- * this much more than before.
+ * Frames of a closer look that go to the face worker (the ones FFmpeg repeated cost nothing): a
+ * recording of 5–10 frames a second has at most this many new ones in a window, so a missed
+ * closing costs at most this much more.
  */
 const CLOSER_LOOK_MAX_LOOKS = 24;
 
@@ -239,31 +252,42 @@ export interface ChallengeCost {
   detected: number;
 }
 
+/** Readings kept across calls by a frame's digest (a benchmark judging one clip many times). */
+export type ReadingCache = Map<string, ChallengeFrame>;
+
 /**
  * The active challenge read from a video's frames (`judgeChallenge` of the shared rules): each
- * frame's face count, head yaw and eye openness (detector, mesh and iris, as for a selfie). First
- * every other frame, stopping once the actions are seen; then, only when a blink is all that is
- * missing, the frames between in the span where it belongs, judged again with the rest. A frame
- * FFmpeg repeated (a recording with fewer frames than the rate) reuses its twin's reading.
- * `unchecked` when the frames cannot be taken: never a pass (the liveness step then reports it).
+ * looked-at frame's face count, head yaw and eye openness (detector, mesh and iris, as for a
+ * selfie), at its time in the clip. The whole clip is read (a movement that was not asked fails
+ * it, wherever it is), densely in the asked windows; then, only when asked eye closings are all
+ * that is missing, their windows closer. A frame FFmpeg repeated (a recording with fewer frames
+ * than the rate) reuses its twin's reading. `unchecked` when the frames cannot be taken: never a
+ * pass (the liveness step then reports it).
  */
 export async function videoChallenge(
   path: string,
   challenge: LivenessChallenge,
   facts: InputFacts,
   cost: ChallengeCost = { decoded: 0, detected: 0 },
+  twins: ReadingCache = new Map(),
 ): Promise<ChallengeVerdict | { ok: 'unchecked'; reason: string }> {
-  /** Readings by the frame's time in the video (seconds). */
+  /** Readings by the frame's time in the video (ms). */
   const read = new Map<number, ChallengeFrame>();
-  const inOrder = () => [...read.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
-  const twins = new Map<string, ChallengeFrame>();
-  const look = async (time: number, frame: FacePixels, digest: string) => {
+  const timed = (): TimedFrame[] => [...read.entries()].map(([timeMs, f]) => ({ ...f, timeMs }));
+  const look = async (timeMs: number, frame: FacePixels, digest: string) => {
     const twin = twins.get(digest);
     if (!twin) cost.detected++;
     const reading = twin ?? (await challengeFrame(frame));
     twins.set(digest, reading);
-    read.set(time, reading);
+    read.set(timeMs, reading);
   };
+  const inClosingWindow = (timeMs: number) =>
+    challenge.cuesMs.some(
+      (cue, i) =>
+        challenge.actions[i] === 'blink' &&
+        timeMs >= cue - CUE_EARLY_MS &&
+        timeMs <= cue + CUE_WINDOW_MS + WINDOW_AFTER_MS,
+    );
   try {
     const rate = CHALLENGE_SAMPLING.fps ?? 1;
     const frames = await videoFrames(path, facts.durationSeconds, CHALLENGE_SAMPLING);
@@ -271,56 +295,43 @@ export async function videoChallenge(
     if (frames.length === 0) throw new FrameReadError('FFmpeg found no video frame');
     // Taken before any frame's pixels move to the face worker.
     const digests = frames.map(pixelsDigest);
-    const coarse: number[] = [];
-    for (let i = 0; i < frames.length; i += CHALLENGE_COARSE_STEP) {
-      await look(i / rate, frames[i], digests[i]);
-      coarse.push(i / rate);
-      const sofar = judgeChallenge(inOrder(), challenge);
-      if (sofar.ok) return sofar;
+    for (const [i, frame] of frames.entries()) {
+      const timeMs = Math.round((i * 1000) / rate);
+      if (i % CHALLENGE_COARSE_STEP !== 0 && !inClosingWindow(timeMs)) continue;
+      await look(timeMs, frame, digests[i]);
+      if (failedAlready(timed(), challenge, timeMs)) return judgeChallenge(timed(), challenge);
     }
-    /** The span of a missed blink, in seconds, from the readings so far (times in `known`). */
-    const blinkSpan = (known: number[]) => {
-      const span = blinkWindow(inOrder(), challenge);
-      if (!span) return undefined;
-      return {
-        from: span.after < 0 ? 0 : known[span.after],
-        to: span.before < known.length ? known[span.before] : frames.length / rate,
-      };
-    };
-    const span = blinkSpan(coarse);
-    if (!span) return judgeChallenge(inOrder(), challenge);
-    for (let i = 0; i < frames.length; i++) {
-      const time = i / rate;
-      if (time > span.from && time < span.to && !read.has(time)) await look(time, frames[i], digests[i]);
-    }
-    // Still missing: each frame of the span, as far as the closer look's frames reach.
-    const closer = blinkSpan([...read.keys()].sort((a, b) => a - b));
-    if (closer && closer.to > closer.from) {
-      const fps = Math.min(CLOSER_LOOK_FPS, CLOSER_LOOK_MAX / (closer.to - closer.from));
-      if (fps > rate) {
-        const more = await videoFrames(path, facts.durationSeconds, {
-          fps,
-          max: CLOSER_LOOK_MAX,
-          side: CHALLENGE_SAMPLING.side,
-          span: closer,
-        });
-        cost.decoded += more.length;
-        const known = [...read.keys()];
-        const candidates = more
-          .map((frame, i) => ({ frame, time: closer.from + i / fps, digest: pixelsDigest(frame) }))
-          .filter(({ time }) => time > closer.from && time < closer.to && !read.has(time))
-          // The frames farthest from any read one first, the ones FFmpeg repeated for free.
-          .map((c) => ({ ...c, gap: Math.min(...known.map((t) => Math.abs(t - c.time))) }))
-          .sort((a, b) => Number(twins.has(b.digest)) - Number(twins.has(a.digest)) || b.gap - a.gap);
-        let looks = 0;
-        for (const { frame, time, digest } of candidates) {
-          if (!twins.has(digest) && looks++ >= CLOSER_LOOK_MAX_LOOKS) continue;
-          await look(time, frame, digest);
-        }
+    const spans = blinkWindows(timed(), challenge) ?? [];
+    for (const span of spans) {
+      const from = Math.max(0, span.fromMs) / 1000;
+      const to = span.toMs / 1000;
+      const fps = Math.min(CLOSER_LOOK_FPS, CLOSER_LOOK_MAX / (to - from));
+      const more = await videoFrames(path, facts.durationSeconds, {
+        fps,
+        max: CLOSER_LOOK_MAX,
+        side: CHALLENGE_SAMPLING.side,
+        span: { from, to },
+      });
+      cost.decoded += more.length;
+      const known = [...read.keys()];
+      const candidates = more
+        .map((frame, i) => ({
+          frame,
+          timeMs: Math.round((from + i / fps) * 1000),
+          digest: pixelsDigest(frame),
+        }))
+        .filter(({ timeMs }) => !read.has(timeMs))
+        // The frames farthest from any read one first, the ones FFmpeg repeated for free.
+        .map((c) => ({ ...c, gap: Math.min(...known.map((t) => Math.abs(t - c.timeMs))) }))
+        .sort((a, b) => Number(twins.has(b.digest)) - Number(twins.has(a.digest)) || b.gap - a.gap);
+      let looks = 0;
+      for (const { frame, timeMs, digest } of candidates) {
+        if (!twins.has(digest) && looks++ >= CLOSER_LOOK_MAX_LOOKS) continue;
+        await look(timeMs, frame, digest);
       }
     }
   } catch (error) {
     return { ok: 'unchecked', reason: `the frames could not be looked at: ${whyNotRun(error)}` };
   }
-  return judgeChallenge(inOrder(), challenge);
+  return judgeChallenge(timed(), challenge);
 }

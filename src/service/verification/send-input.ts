@@ -12,6 +12,7 @@ import {
   checkDocumentPhoto,
   checkSelfiePhoto,
   checkSelfieVideo,
+  type VideoChallenge,
 } from '../checks/check-input';
 import type { CheckOutcome, InputFacts } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
@@ -19,7 +20,7 @@ import type { VerificationRow } from '../storage/rows';
 import { errorMessages } from './error-messages';
 import { integrationError, notFound, ServiceError } from './service-error';
 import { documentSlotKey, type FlowPlan, type Slot } from '@/shared/flow-plan';
-import { livenessChallengeSchema, type LivenessChallenge } from '@/shared/contract/liveness-challenge';
+import { challengeAfter, challengeOf } from './liveness-attempts';
 import { slotOf } from './flow-plan';
 import type { Lifecycle } from './lifecycle';
 import { discardFiles, receiveForm, type UploadedFile } from './uploads';
@@ -61,6 +62,8 @@ interface SlotState {
 
 interface Write {
   slot: Slot;
+  /** The verification's challenge as it is after this input (a judged video uses its attempt up). */
+  challenge?: string;
   descriptor: InputDescriptor;
   code: ErrorCode | null;
   facts: InputFacts;
@@ -114,20 +117,13 @@ function parseDescriptors(text: string | null): InputDescriptor[] {
   return parsed.data;
 }
 
-/** The verification's active liveness challenge, if the service chose one. */
-function challengeOf(v: VerificationRow): LivenessChallenge | null {
-  if (!v.challenge) return null;
-  const parsed = livenessChallengeSchema.safeParse(JSON.parse(v.challenge));
-  return parsed.success ? parsed.data : null;
-}
-
 async function runCheck(
   verification: string,
   plan: FlowPlan,
   d: InputDescriptor,
   file: UploadedFile,
   otherSide: InputFacts | undefined,
-  challenge: LivenessChallenge | null,
+  challenge: VideoChallenge | null,
   markers: boolean,
   signal: AbortSignal,
 ): Promise<CheckOutcome> {
@@ -299,15 +295,22 @@ export async function sendInput(
           facts: outcome.facts,
         });
         const file = pending[i].file;
+        const after = d.inputType === 'selfie-video' ? challengeAfter(challenge, outcome.facts) : undefined;
         writes.push({
           slot,
           descriptor: d,
           code: outcome.code,
           facts: outcome.facts,
           file: outcome.code ? null : file,
+          ...(after ? { challenge: after.stored } : {}),
         });
+        // (ext) The next attempt's challenge goes back with the video's answer: the wizard records
+        // the retake against it.
+        const next = after?.next ? { livenessChallenge: after.next } : {};
         results.push(
-          outcome.code ? fail(outcome.code, outcome.message) : { result: true, data: publicData(d) },
+          outcome.code
+            ? { ...fail(outcome.code, outcome.message), ...next }
+            : { result: true, data: publicData(d), ...next },
         );
       }
       await commit(ctx, v, writes, adopted, request.ip);
@@ -386,6 +389,7 @@ async function commit(
           updated_at: now,
         });
       }
+      for (const w of writes) if (w.challenge) await tx.update(v.id, { challenge: w.challenge });
       if (v.ip === null) await tx.setIp(v.id, ip);
     });
   }

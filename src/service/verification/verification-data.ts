@@ -442,17 +442,26 @@ export function buildResult(
     // of life: staff review it.
     const facesNotChecked = biometric ? biometricFacts.notChecked?.faces : undefined;
     const unchecked = v.challenge && biometric && challenge?.result !== 'passed';
+    // The last attempt failed too (or none was left): the video was kept for staff to judge.
+    const challengeFailed = unchecked && challenge?.result === 'failed';
     steps.push(
       facesNotChecked
         ? failed('liveness', 'liveness.notChecked', `the video was not checked: ${facesNotChecked}`, data)
-        : unchecked
+        : challengeFailed
           ? failed(
               'liveness',
-              'liveness.challengeNotChecked',
-              `the active liveness challenge was not checked: ${challenge?.reason ?? 'the video was not looked into'}`,
+              'liveness.challengeFailed',
+              `the active liveness challenge failed on its last attempt: ${challenge.reason ?? 'the movements were not seen'}`,
               data,
             )
-          : ok('liveness', data),
+          : unchecked
+            ? failed(
+                'liveness',
+                'liveness.challengeNotChecked',
+                `the active liveness challenge was not checked: ${challenge?.reason ?? 'the video was not looked into'}`,
+                data,
+              )
+            : ok('liveness', data),
     );
   } else if (plan.biometric === 'selfie-photo') {
     const data = { selfieMedia: biometric?.media_id ?? null };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCode, documentType } from '../flow';
 import { errorCodes } from '../error-codes';
+import { livenessChallengeSchema } from './liveness-challenge';
 
 /** A file name as the browser sends it: no path characters, no control characters. */
 export const uploadFilename = z
@@ -106,9 +107,11 @@ export const inputErrorSchema = z.object({
 });
 
 /** One entry of send-input's 201 answer, in descriptor order (wire contract §4). */
+/** (ext) A liveness video's answer carries the challenge of the next attempt when one was chosen. */
+const nextChallenge = { livenessChallenge: livenessChallengeSchema.optional() };
 export const inputResultSchema = z.union([
-  z.object({ result: z.literal(true), data: z.unknown() }),
-  z.object({ result: z.literal(false), data: z.unknown(), error: inputErrorSchema }),
+  z.object({ result: z.literal(true), data: z.unknown(), ...nextChallenge }),
+  z.object({ result: z.literal(false), data: z.unknown(), error: inputErrorSchema, ...nextChallenge }),
 ]);
 export type InputResult = z.infer<typeof inputResultSchema>;
 export const sendInputResponseSchema = z.array(inputResultSchema);

@@ -63,9 +63,16 @@ export interface InputFacts {
   faceFrame?: number;
   /**
    * The active liveness challenge asked of a video and what its frames showed: `unchecked` when
-   * they could not be read (the liveness step then fails, for a review), with the reason for staff.
+   * they could not be read (the liveness step then fails, for a review), with the reason for staff;
+   * `failed` on an accepted video when it was the last attempt (or none was left): a review too.
    */
-  challenge?: { actions: string[]; result: 'passed' | 'failed' | 'unchecked'; reason?: string };
+  challenge?: {
+    actions: string[];
+    result: 'passed' | 'failed' | 'unchecked';
+    reason?: string;
+    /** Which attempt of the verification's challenge this video was. */
+    attempt?: number;
+  };
   /**
    * Checks of this input that could not run (FFmpeg failed, a model did not load, a worker died, a
    * timeout), each with its reason for staff. Such an input is accepted but never counts as

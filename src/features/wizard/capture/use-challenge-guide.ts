@@ -1,9 +1,13 @@
 import { useEffect, useState, type RefObject } from 'react';
 import {
   challengeGuide,
-  openEyesOf,
-  restingYaw,
+  cuePhase,
+  judgeChallenge,
+  referenceOf,
   type ChallengeGuide,
+  type ChallengeVerdict,
+  type CuePhase,
+  type TimedFrame,
 } from '@/checks/video/liveness-challenge';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 
@@ -12,47 +16,53 @@ import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
  * seen, and only while recording (a few seconds).
  */
 const LOOK_PAUSE_MS = 80;
-/** Looks at a face before the first action is judged: the head's resting yaw and open eyes. */
-const LEAD_IN_LOOKS = 3;
-/** An action not seen in this long gives way to the next: the service judges the clip anyway. */
-const ACTION_TIMEOUT_MS = 5000;
-/** Open-eye readings kept for the blink's reference (their upper quartile, as the service's rule). */
-const EYE_WINDOW = 24;
+/** The phase is re-read at least this often, so that a cue shows at its time even between looks. */
+const PHASE_TICK_MS = 100;
 
 export interface ChallengeProgress {
-  /** The action being asked (index into the challenge); its length once all are done. */
-  index: number;
-  guide: ChallengeGuide | 'starting';
+  /** Where the recording is against the cues (what the screen asks now). */
+  phase: CuePhase;
+  /** The live reading of the asked movement (only while one is asked). */
+  guide?: ChallengeGuide;
+  /**
+   * Once the recording is over: the service's own rule on the guide's looks, or undefined when the
+   * face checks could not run here (the wizard then cannot tell, and says nothing of the sort).
+   */
+  verdict?: ChallengeVerdict;
 }
 
+const idle: ChallengeProgress = { phase: { phase: 'leadIn' } };
+
 /**
- * The live side of the active liveness challenge, while the clip records: looks at the camera's
- * frames (the face worker's guide look, which also reads yaw and eye openness), tells the person
- * how the current action goes ("a little more", "hold still") and moves on once the frame shows
- * it, with the service's own rule (`challengeGuide` of `@/checks/video/liveness-challenge`).
+ * The live side of the active liveness challenge, while the clip records: shows each cue at the
+ * time the service chose (from `startedAt`, the recording's start in `performance.now()` time),
+ * looks at the camera's frames (the face worker's guide look, which also reads yaw and eye
+ * openness) and tells the person how the asked movement goes, with the service's own rules
+ * (`@/checks/video/liveness-challenge`); once the recording is over, judges the looks as the
+ * service will judge the clip, so a face that did not make the movements is told so here.
  */
 export function useChallengeGuide(
   videoRef: RefObject<HTMLVideoElement | null>,
   active: boolean,
+  startedAt: number,
   challenge: LivenessChallenge | undefined,
 ): ChallengeProgress {
-  const [progress, setProgress] = useState<ChallengeProgress>({ index: 0, guide: 'starting' });
+  const [progress, setProgress] = useState<ChallengeProgress>(idle);
 
   useEffect(() => {
     if (!active || !challenge) return;
     let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let index = 0;
-    /** Yaw of every look at one face so far: where the head rests is their median, as the service's. */
-    const yaws: number[] = [];
-    let looks = 0;
-    let actionSince = performance.now();
-    const eyes: number[] = [];
-
-    const advance = () => {
-      index++;
-      actionSince = performance.now();
+    let lookTimer: ReturnType<typeof setTimeout> | undefined;
+    const frames: TimedFrame[] = [];
+    let checksRun = false;
+    let guide: ChallengeGuide | undefined;
+    const elapsed = () => performance.now() - startedAt;
+    const show = () => {
+      const phase = cuePhase(challenge, elapsed());
+      setProgress({ phase, ...(phase.phase === 'asked' && guide ? { guide } : {}) });
     };
+    // The cues keep their time whatever the looks cost.
+    const ticker = setInterval(show, PHASE_TICK_MS);
 
     void import('../checks/check-faces')
       .then(({ guideFrame }) => {
@@ -60,51 +70,36 @@ export function useChallengeGuide(
           if (stopped) return;
           const video = videoRef.current;
           if (video && video.videoWidth > 0 && video.readyState >= 2) {
+            const timeMs = elapsed();
             const { reading } = await guideFrame(video).catch(() => ({ reading: undefined }));
             if (stopped) return;
-            // The reference of this look is the looks before it (the service's rule reads a clip so).
-            const rest = restingYaw(yaws);
-            const openEyes = openEyesOf(eyes);
-            if (reading && reading.faces === 1) {
-              looks++;
-              if (reading.yaw !== undefined) yaws.push(reading.yaw);
-              if (reading.eyeOpenness !== undefined) {
-                eyes.push(reading.eyeOpenness);
-                if (eyes.length > EYE_WINDOW) eyes.shift();
-              }
+            if (reading) {
+              checksRun = true;
+              frames.push({ ...reading, timeMs });
+              const phase = cuePhase(challenge, timeMs);
+              guide =
+                phase.phase === 'asked'
+                  ? challengeGuide(challenge.actions[phase.index], reading, referenceOf(frames, challenge))
+                  : undefined;
+              show();
             }
-            let guide: ChallengeProgress['guide'] = 'starting';
-            if (reading && looks >= LEAD_IN_LOOKS && index < challenge.actions.length) {
-              guide = challengeGuide(challenge.actions[index], reading, rest, openEyes);
-              if (guide === 'done') advance();
-            } else if (reading && reading.faces !== 1) {
-              guide = reading.faces === 0 ? 'noFace' : 'multipleFaces';
-            }
-            if (looks >= LEAD_IN_LOOKS && performance.now() - actionSince > ACTION_TIMEOUT_MS) advance();
-            if (looks < LEAD_IN_LOOKS) actionSince = performance.now();
-            setProgress({ index: Math.min(index, challenge.actions.length), guide });
-            if (index >= challenge.actions.length) return;
           }
-          timer = setTimeout(() => void loop(), LOOK_PAUSE_MS);
+          lookTimer = setTimeout(() => void loop(), LOOK_PAUSE_MS);
         };
         void loop();
       })
-      // Without the face checks the person still sees the actions, one every few seconds.
-      .catch(() => {
-        const tick = () => {
-          if (stopped) return;
-          setProgress({ index: Math.min(++index, challenge.actions.length), guide: 'holdStill' });
-          if (index < challenge.actions.length) timer = setTimeout(tick, ACTION_TIMEOUT_MS / 2);
-        };
-        timer = setTimeout(tick, ACTION_TIMEOUT_MS / 2);
-      });
+      // Without the face checks the person still sees each cue at its time.
+      .catch(() => undefined);
     return () => {
       stopped = true;
-      clearTimeout(timer);
-      // A new recording (a retake) starts from the first action.
-      setProgress({ index: 0, guide: 'starting' });
+      clearInterval(ticker);
+      clearTimeout(lookTimer);
+      // The recording is over: what the looks showed, as the service would read the clip.
+      setProgress(
+        checksRun ? { phase: { phase: 'over' }, verdict: judgeChallenge(frames, challenge) } : idle,
+      );
     };
-  }, [active, challenge, videoRef]);
+  }, [active, challenge, startedAt, videoRef]);
 
   return progress;
 }

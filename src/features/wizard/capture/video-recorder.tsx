@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n';
+import { challengeLengthMs, type ChallengeVerdict, type CuePhase } from '@/checks/video/liveness-challenge';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
@@ -10,7 +11,7 @@ import './capture.css';
 
 type Props = {
   seconds: number;
-  /** The service's active challenge: the clip lasts until its actions are seen (or time is up). */
+  /** The service's active challenge: the clip lasts as long as its cues ask, each shown at its time. */
   challenge?: LivenessChallenge;
   onRecorded: (file: File) => void;
   onUnavailable: (reason: UnavailableReason) => void;
@@ -23,15 +24,11 @@ type Phase =
   | { name: 'review'; file: File; url: string };
 
 const GET_READY_SECONDS = 3;
-/** Longest challenge clip: the service looks at up to 12 s of it. */
-const CHALLENGE_MAX_SECONDS = 12;
 /**
- * The clip goes on this long after the guide saw the last action, so that the recording holds it:
- * on a loaded machine a clip stopped 0.7 s after the guide saw a turn kept only 0.3 s of it (the
- * recorder runs behind the preview), and one lost it altogether. On a machine at less than half
- * that speed, 1200 ms once still lost the blink the guide had seen.
+ * The challenge's recording goes on this long past its length: the recorder starts a little after
+ * it is asked to, and the last movement must be in the clip.
  */
-const CHALLENGE_TAIL_MS = 2000;
+const CHALLENGE_EXTRA_MS = 400;
 /**
  * A recording whose time is up before the camera sent anything goes on this many seconds more: on
  * a loaded machine a 1 s clip once came out empty (0 bytes), which the video check then refuses.
@@ -62,6 +59,8 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
   // ticks: on a busy page each tick comes late, and twelve late ticks made a challenge clip
   // longer than the 12 s the service reads, so the last action seen by the guide fell outside.
   const deadline = useRef(0);
+  // When the recording started (performance.now()): the challenge's cues count from it.
+  const [startedAt, setStartedAt] = useState(0);
 
   // Called from the countdown's timer: reads the current stream and props.
   const startRecording = useEffectEvent(() => {
@@ -94,23 +93,15 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
     media.addEventListener('error', () => onUnavailable('error'));
     recorder.current = media;
     media.start(250);
-    const total = challenge ? CHALLENGE_MAX_SECONDS : seconds;
-    deadline.current = performance.now() + total * 1000;
-    setPhase({ name: 'recording', left: total });
+    const now = performance.now();
+    const totalMs = challenge ? challengeLengthMs(challenge) + CHALLENGE_EXTRA_MS : seconds * 1000;
+    deadline.current = now + totalMs;
+    setStartedAt(now);
+    setPhase({ name: 'recording', left: Math.ceil(totalMs / 1000) });
   });
 
-  const progress = useChallengeGuide(videoRef, phase.name === 'recording', challenge);
-  const challengeDone = !!challenge && progress.index >= challenge.actions.length;
-  useEffect(() => {
-    if (!challengeDone) return;
-    const timer = setTimeout(
-      () => {
-        if (recorder.current?.state === 'recording') recorder.current.stop();
-      },
-      Math.min(CHALLENGE_TAIL_MS, Math.max(0, deadline.current - performance.now())),
-    );
-    return () => clearTimeout(timer);
-  }, [challengeDone]);
+  const progress = useChallengeGuide(videoRef, phase.name === 'recording', startedAt, challenge);
+  const verdict = phase.name === 'review' ? progress.verdict : undefined;
 
   // One tick per second drives the countdown; the recording's ticks wake on its deadline's
   // seconds and read the time left from the clock.
@@ -151,7 +142,10 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
     <section className="video-recorder" aria-label={t('recorder.region')}>
       {challenge ? (
         <>
-          <p>{t('recorder.challengeInstructions')}</p>
+          <p>
+            {t('recorder.challengeInstructions')}{' '}
+            {t('recorder.challengeLength', { count: Math.ceil(challengeLengthMs(challenge) / 1000) })}
+          </p>
           <ol aria-label={t('recorder.challengeList')}>
             {challenge.actions.map((action, i) => (
               <li key={i}>{t(`recorder.action.${action}`)}</li>
@@ -176,17 +170,14 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
       <p className="video-recorder-status" aria-live="polite">
         {phase.name === 'countdown' && t('recorder.getReady', { count: phase.left })}
         {phase.name === 'recording' && !challenge && t('recorder.recording', { count: phase.left })}
-        {phase.name === 'recording' &&
-          challenge &&
-          (challengeDone
-            ? t('recorder.challengeDone')
-            : `${t('recorder.challengeRecording')}: ${t(`recorder.action.${challenge.actions[progress.index]}`)}`)}
+        {phase.name === 'recording' && challenge && <CueLine challenge={challenge} phase={progress.phase} />}
       </p>
-      {phase.name === 'recording' && challenge && !challengeDone && (
+      {phase.name === 'recording' && challenge && progress.phase.phase === 'asked' && (
         <p role="status" aria-label={t('recorder.guideLabel')} className="video-recorder-guide">
-          {t(`recorder.guide.${progress.guide}`)}
+          {progress.guide && progress.guide !== 'waiting' ? t(`recorder.guide.${progress.guide}`) : ''}
         </p>
       )}
+      {verdict && challenge && <ChallengeVerdictLine challenge={challenge} verdict={verdict} />}
       {phase.name === 'idle' && phase.empty && <p role="alert">{t('recorder.empty')}</p>}
       {phase.name === 'idle' && (
         <button
@@ -209,15 +200,56 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
             aria-label={t('recorder.playback')}
           />
           <div className="video-recorder-actions">
-            <button type="button" className="secondary" onClick={() => setPhase({ name: 'idle' })}>
+            <button
+              type="button"
+              className={verdict && !verdict.ok ? undefined : 'secondary'}
+              onClick={() => setPhase({ name: 'idle' })}
+            >
               {t('recorder.retake')}
             </button>
-            <button type="button" onClick={() => onRecorded(phase.file)}>
+            <button
+              type="button"
+              className={verdict && !verdict.ok ? 'secondary' : undefined}
+              onClick={() => onRecorded(phase.file)}
+            >
               {t('recorder.use')}
             </button>
           </div>
         </>
       )}
     </section>
+  );
+}
+
+/** What the screen asks now: the cue of the asked movement at its time, facing the camera otherwise. */
+function CueLine({ challenge, phase }: { challenge: LivenessChallenge; phase: CuePhase }) {
+  const { t } = useTranslation(CAPTURE_NS);
+  if (phase.phase !== 'asked') return <>{t(`recorder.phase.${phase.phase}`)}</>;
+  return <>{t('recorder.phase.asked', { action: t(`recorder.action.${challenge.actions[phase.index]}`) })}</>;
+}
+
+/**
+ * After the recording, what the guide's looks showed, judged as the service will judge the clip:
+ * "every movement was seen" only when it was, and otherwise what was wrong, at once.
+ */
+function ChallengeVerdictLine({
+  challenge,
+  verdict,
+}: {
+  challenge: LivenessChallenge;
+  verdict: ChallengeVerdict;
+}) {
+  const { t } = useTranslation(CAPTURE_NS);
+  if (verdict.ok) return <p role="status">{t('recorder.verdict.ok')}</p>;
+  const what =
+    verdict.code === 'notPerformed'
+      ? t('recorder.verdict.notPerformed', {
+          action: t(`recorder.action.${challenge.actions[verdict.index]}`),
+        })
+      : t(`recorder.verdict.${verdict.code}`);
+  return (
+    <p role="alert">
+      {what} {t('recorder.verdict.retry')}
+    </p>
   );
 }

@@ -131,7 +131,14 @@ export function useSendInputs({
       void deleteBlobs(`${state.verification.verificationId}/`).catch(() => undefined);
     }
     setProgress(null);
-    dispatch({ type: 'sent', results, skippedUploadWait });
+    // (ext) A judged liveness video used its attempt up: a retake records against the next challenge.
+    const livenessChallenge = outcome.results.findLast((r) => r.livenessChallenge)?.livenessChallenge;
+    dispatch({
+      type: 'sent',
+      results,
+      skippedUploadWait,
+      ...(livenessChallenge ? { livenessChallenge } : {}),
+    });
   }
 
   return {

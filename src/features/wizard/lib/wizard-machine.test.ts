@@ -43,6 +43,35 @@ describe('the wizard as one state machine', () => {
     expect(run([{ type: 'consented', at: 'x', stay: true }]).screen).toBe('welcome');
   });
 
+  it("a refused liveness video's answer brings the next attempt's challenge: the retake records against it", () => {
+    const review = run(captured);
+    const [, selfieInput] = planInputs(steps, review.captures);
+    const next = {
+      actions: ['blink' as const, 'turnRight' as const],
+      cuesMs: [2100, 5300],
+      attempt: 2,
+      attempts: 3,
+    };
+    const refused = run(
+      [
+        {
+          type: 'sent',
+          results: {
+            [selfieInput.id]: {
+              state: 'failed',
+              error: { type: 'ValidationError', code: 'selfiePhoto.validationError', message: 'x' },
+            },
+          },
+          livenessChallenge: next,
+        },
+      ],
+      review,
+    );
+    expect(refused.verification).toMatchObject({ verificationId: 'v1', livenessChallenge: next });
+    // An answer without one keeps the challenge the wizard has.
+    expect(run([{ type: 'sent', results: {} }], refused).verification.livenessChallenge).toEqual(next);
+  });
+
   it('goes through the steps to the review, and sent answers decide the next screen', () => {
     const review = run(captured);
     expect(review).toMatchObject({ screen: 'review', stepIndex: 1 });

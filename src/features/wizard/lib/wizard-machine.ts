@@ -1,3 +1,4 @@
+import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import type { WizardStep } from './steps';
 import { reach, type Position } from './wizard-position';
 import {
@@ -33,7 +34,13 @@ export type WizardEvent =
   /** The upload ended without answers (cancelled, or a request-level failure). */
   | { type: 'sendStopped' }
   /** The service answered per input; `results` hold its answers and the browser's refusals. */
-  | { type: 'sent'; results: Record<string, InputOutcome>; skippedUploadWait?: boolean }
+  | {
+      type: 'sent';
+      results: Record<string, InputOutcome>;
+      skippedUploadWait?: boolean;
+      /** The liveness challenge of the next attempt, when the service chose one. */
+      livenessChallenge?: LivenessChallenge;
+    }
   /** After a reload mid-upload: whether the service started processing (everything arrived). */
   | { type: 'statusFound'; processing: boolean }
   /** From the failures screen: retake one input. */
@@ -91,6 +98,9 @@ export function wizardReducer(state: WizardState, steps: WizardStep[], event: Wi
           : 'review';
       return {
         ...state,
+        ...(event.livenessChallenge
+          ? { verification: { ...state.verification, livenessChallenge: event.livenessChallenge } }
+          : {}),
         results: event.results,
         skippedUploadWait: event.skippedUploadWait ?? state.skippedUploadWait,
         sendingSince: undefined,

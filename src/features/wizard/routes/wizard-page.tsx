@@ -80,7 +80,7 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
       return <DocumentStep key={key} step={step} {...common} />;
     case 'biometric':
       return (
-        <BiometricStep key={key} step={step} challenge={state.verification.livenessChallenge} {...common} />
+        <BiometricStep key={key} step={step} challenge={currentChallenge(state.verification)} {...common} />
       );
     case 'custom-document':
       return <CustomDocumentStep key={key} step={step} {...common} />;
@@ -267,3 +267,11 @@ export default function WizardPage({ flowId }: { flowId: string }) {
     </div>
   );
 }
+
+/**
+ * The verification's liveness challenge as this release tells it (cues at their times): a wizard
+ * state kept from an older release holds one without cues, which is recorded as no challenge (the
+ * service then asks for the retake with the current one).
+ */
+const currentChallenge = ({ livenessChallenge }: WizardState['verification']) =>
+  Array.isArray(livenessChallenge?.cuesMs) ? livenessChallenge : undefined;

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -7,7 +6,7 @@ import {
   statusDecisionSchema,
 } from '@/shared/contract/service-api';
 import { verificationDataSchema } from '@/shared/contract/verification';
-import { chooseChallenge } from '@/checks/video/liveness-challenge';
+import { issueChallenge } from '../../verification/liveness-attempts';
 import type { ServiceContext } from '../../verification/context';
 import { notFound, ServiceError } from '../../verification/service-error';
 import type { Lifecycle } from '../../verification/lifecycle';
@@ -31,11 +30,8 @@ export async function createVerification(
   if (body?.identityId && !(await ctx.repo.byIdentity(body.identityId))) {
     throw notFound('No identity has this id.');
   }
-  // The server chooses the challenge, so that a recording made beforehand cannot know it.
   const challenge =
-    plan.biometric === 'selfie-video' && ctx.config.livenessChallenge
-      ? chooseChallenge(() => randomInt(0, 2 ** 32) / 2 ** 32)
-      : null;
+    plan.biometric === 'selfie-video' && ctx.config.livenessChallenge ? issueChallenge() : null;
   const v = await lifecycle.create(plan.flow.id, body?.metadata, {
     identity: body?.identityId,
     ip: request.ip,
