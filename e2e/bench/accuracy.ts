@@ -13,6 +13,7 @@ import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
 import { printedFieldsAccuracy } from './lib/accuracy-printed-fields';
+import { screensSection } from './lib/accuracy-screens';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
 
 const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
@@ -23,6 +24,7 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   documents: documentsSection,
   'document-checks': documentChecksSection,
   'printed-fields': printedFieldsAccuracy,
+  screens: screensSection,
 };
 
 const [dir, ...only] = process.argv.slice(2);

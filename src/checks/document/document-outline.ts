@@ -5,7 +5,7 @@
  * both sides run the very same calls and thresholds on the same box-filtered grey pixels.
  */
 
-import { boxResize, toGray, type PixelImage } from '@/checks/image/image-metrics';
+import { boxShrinkTo, toGray, type PixelImage } from '@/checks/image/image-metrics';
 
 /** The look runs on grey pixels with this long side (a camera frame or a decode box-filtered to it). */
 export const OUTLINE_LONG_SIDE = 512;
@@ -269,15 +269,7 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
  * at and judged. `scale` maps the verdict's corners back to the decode (decode px per look px).
  */
 export function outlineOf(cv: OpenCv, image: PixelImage): { verdict: OutlineVerdict; scale: number } {
-  const shrink = OUTLINE_LONG_SIDE / Math.max(image.width, image.height);
-  const small =
-    shrink < 1
-      ? boxResize(
-          image,
-          Math.max(1, Math.round(image.width * shrink)),
-          Math.max(1, Math.round(image.height * shrink)),
-        )
-      : image;
+  const small = boxShrinkTo(image, OUTLINE_LONG_SIDE);
   const grey = toGray(small.data, small.channels);
   return {
     verdict: judgeOutline(lookForOutline(cv, grey, small.width, small.height)),

@@ -10,6 +10,7 @@ import {
 } from '@/checks/mrz/document-reading';
 import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
+import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
@@ -225,6 +226,8 @@ interface PhotoCheck {
   alteration?: boolean;
   /** Cut these boxes of the document for the printed-field OCR (when no marker decides). */
   viz?: VizCropJob[];
+  /** Look for a screen's moiré (when no marker decides). */
+  screen?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -256,6 +259,7 @@ async function checkPhoto(
       document?: InspectedDocument;
       alteration?: AlterationMap | null | { failed: string };
       vizCrops?: VizCrop[];
+      screen?: ScreenLook;
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -289,6 +293,7 @@ async function checkPhoto(
     document: !scenario && photo.document,
     alteration: !scenario && photo.alteration,
     viz: scenario ? undefined : photo.viz,
+    screen: !scenario && photo.screen,
   });
   if (!measured.ok) return { outcome: fail(photo.unusable, measured.reason, facts) };
   const { metrics } = measured;
@@ -310,6 +315,7 @@ async function checkPhoto(
     document: measured.document,
     alteration: measured.alteration,
     vizCrops: measured.vizCrops,
+    screen: measured.screen,
   };
 }
 
@@ -353,6 +359,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       faces: wantsFace || portraitMeansFront,
       document: true,
       alteration: wantsFace,
+      screen: true,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -362,6 +369,17 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if ('outcome' in photo) return photo.outcome;
     const { metrics } = photo;
 
+    // Before anything else is judged: a screen's photo would otherwise be refused for what the
+    // screen shows (no zone, no document), and the person told to retake the same screen.
+    if (photo.screen) {
+      facts.screenShare = photo.screen.share;
+      if (isScreenPhoto(photo.screen))
+        return fail(
+          'documentPhoto.screenPhoto',
+          `${markerMessages['documentPhoto.screenPhoto']} (colour ripples of a screen over ${Math.round(photo.screen.share * 100)} % of the photo)`,
+          facts,
+        );
+    }
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
     const outline = photo.document?.verdict;
