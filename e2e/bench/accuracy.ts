@@ -6,6 +6,7 @@
 // Names after the folder run only those sections (`-- ../shared/eval faces`): a section measured
 // before and after a change, without the others' minutes.
 import { loadavg } from 'node:os';
+import { cardSelfieSection } from './lib/accuracy-card-selfie';
 import { documentsSection } from './lib/accuracy-documents';
 import { documentChecksSection } from './lib/accuracy-document-checks';
 import { faceCoverSection } from './lib/accuracy-face-cover';
@@ -25,6 +26,7 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   'document-checks': documentChecksSection,
   'printed-fields': printedFieldsAccuracy,
   screens: screensSection,
+  'card-selfie': cardSelfieSection,
 };
 
 const [dir, ...only] = process.argv.slice(2);

@@ -8,7 +8,12 @@ import {
   readsMrz,
   type MrzRead,
 } from '@/checks/mrz/document-reading';
-import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
+import {
+  selfieShowsDocument,
+  shapeMismatch,
+  zoneShaped,
+  type SideFeatures,
+} from '@/checks/document/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
 import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
@@ -586,6 +591,7 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
   return guarded('selfiePhoto.validationError', async (facts) => {
     const photo = await checkPhoto(file, facts, {
       faces: true,
+      document: true,
       unusable: 'selfiePhoto.validationError',
       notAPhoto: 'a selfie must be a JPEG or PNG image',
       small: 'selfiePhoto.validationError',
@@ -593,6 +599,16 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
       markers: options.markers,
     });
     if ('outcome' in photo) return photo.outcome;
+    // A photo of an ID card (or any printed page) is no selfie, whatever face it shows: its lines of
+    // print tell it (`selfieShowsDocument`). The spec has no code for a selfie that is not the
+    // person's live face: it was not taken properly.
+    if (photo.document && selfieShowsDocument(photo.document.verdict, photo.document.textChars)) {
+      return fail(
+        'selfiePhoto.validationError',
+        'the selfie shows a document or a printed page, not the person',
+        facts,
+      );
+    }
     // A face check that cannot run (the worker died, a model did not load) is no refusal of the
     // person: the selfie is kept, marked not checked, and the verification goes to a review.
     const verdict = await selfieFaces(photo.faces ?? file.path, facts).catch((error: unknown) => {
