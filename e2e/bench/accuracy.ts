@@ -6,6 +6,7 @@
 // Names after the folder run only those sections (`-- ../shared/eval faces`): a section measured
 // before and after a change, without the others' minutes.
 import { loadavg } from 'node:os';
+import { cardSelfieSection } from './lib/accuracy-card-selfie';
 import { documentsSection } from './lib/accuracy-documents';
 import { documentChecksSection } from './lib/accuracy-document-checks';
 import { faceCoverSection } from './lib/accuracy-face-cover';
@@ -13,6 +14,7 @@ import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
 import { printedFieldsAccuracy } from './lib/accuracy-printed-fields';
+import { screensSection } from './lib/accuracy-screens';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
 
 const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
@@ -23,6 +25,8 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   documents: documentsSection,
   'document-checks': documentChecksSection,
   'printed-fields': printedFieldsAccuracy,
+  screens: screensSection,
+  'card-selfie': cardSelfieSection,
 };
 
 const [dir, ...only] = process.argv.slice(2);

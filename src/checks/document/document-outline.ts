@@ -5,7 +5,7 @@
  * both sides run the very same calls and thresholds on the same box-filtered grey pixels.
  */
 
-import { boxResize, toGray, type PixelImage } from '@/checks/image/image-metrics';
+import { boxShrinkTo, toGray, type PixelImage } from '@/checks/image/image-metrics';
 
 /** The look runs on grey pixels with this long side (a camera frame or a decode box-filtered to it). */
 export const OUTLINE_LONG_SIDE = 512;
@@ -131,6 +131,21 @@ export function judgeOutline(look: OutlineLook): OutlineVerdict {
     if (shaped && touching <= 2 && share < 0.9) return { kind: 'cropped', quad };
   }
   return { kind: 'fullFrame' };
+}
+
+/**
+ * A selfie that is a photo of a document (an ID card held up or photographed, a printed page):
+ * its print shows as lines of characters. Photos of people show some (a printed shirt, a bead
+ * curtain, a blind): at most 36 characters in lines over the 106 photos of people in
+ * ../shared/eval, where camera photos of cards and passports (at the distance of a document
+ * photo, not held up to the lens) show 41–335 (npm run bench:accuracy, "documents sent as
+ * selfies"). A selfie is a document's photo where its print reaches this, or where a document's
+ * outline is found framed with print on it.
+ */
+export const SELFIE_PRINT_MIN_CHARS = 2 * TEXT_MIN_CHARS;
+
+export function selfieShowsDocument(verdict: OutlineVerdict['kind'], textChars: number): boolean {
+  return verdict === 'framed' || textChars >= SELFIE_PRINT_MIN_CHARS;
 }
 
 interface Box {
@@ -268,21 +283,14 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
  * The verdict on a decode (RGBA or RGB, any size): box-filtered to OUTLINE_LONG_SIDE, grey, looked
  * at and judged. `scale` maps the verdict's corners back to the decode (decode px per look px).
  */
-export function outlineOf(cv: OpenCv, image: PixelImage): { verdict: OutlineVerdict; scale: number } {
-  const shrink = OUTLINE_LONG_SIDE / Math.max(image.width, image.height);
-  const small =
-    shrink < 1
-      ? boxResize(
-          image,
-          Math.max(1, Math.round(image.width * shrink)),
-          Math.max(1, Math.round(image.height * shrink)),
-        )
-      : image;
+export function outlineOf(
+  cv: OpenCv,
+  image: PixelImage,
+): { verdict: OutlineVerdict; scale: number; textChars: number } {
+  const small = boxShrinkTo(image, OUTLINE_LONG_SIDE);
   const grey = toGray(small.data, small.channels);
-  return {
-    verdict: judgeOutline(lookForOutline(cv, grey, small.width, small.height)),
-    scale: image.width / small.width,
-  };
+  const look = lookForOutline(cv, grey, small.width, small.height);
+  return { verdict: judgeOutline(look), scale: image.width / small.width, textChars: look.textChars };
 }
 
 /** RGBA pixels, row by row (a decode, or a straightened document). */

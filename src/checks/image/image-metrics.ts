@@ -146,6 +146,17 @@ export function boxResize(image: PixelImage, outW: number, outH: number): PixelI
   return { data: out, width: outW, height: outH, channels: c };
 }
 
+/** Box-filters an image so that its long side is at most `longSide` (no copy when it already is). */
+export function boxShrinkTo(image: PixelImage, longSide: number): PixelImage {
+  const shrink = longSide / Math.max(image.width, image.height);
+  if (shrink >= 1) return image;
+  return boxResize(
+    image,
+    Math.max(1, Math.round(image.width * shrink)),
+    Math.max(1, Math.round(image.height * shrink)),
+  );
+}
+
 /** The size metrics work at: unchanged up to METRIC_LONG_SIDE, else long side 512, short side rounded. */
 export function metricSize(width: number, height: number): { width: number; height: number } {
   const long = Math.max(width, height);

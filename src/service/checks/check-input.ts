@@ -8,8 +8,14 @@ import {
   readsMrz,
   type MrzRead,
 } from '@/checks/mrz/document-reading';
-import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
+import {
+  selfieShowsDocument,
+  shapeMismatch,
+  zoneShaped,
+  type SideFeatures,
+} from '@/checks/document/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
+import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
@@ -232,6 +238,8 @@ interface PhotoCheck {
   alteration?: boolean;
   /** Cut these boxes of the document for the printed-field OCR (when no marker decides). */
   viz?: VizCropJob[];
+  /** Look for a screen's moiré (when no marker decides). */
+  screen?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -265,6 +273,7 @@ async function checkPhoto(
       document?: InspectedDocument;
       alteration?: AlterationMap | null | { failed: string };
       vizCrops?: VizCrop[];
+      screen?: ScreenLook;
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -300,6 +309,7 @@ async function checkPhoto(
       document: !scenario && photo.document,
       alteration: !scenario && photo.alteration,
       viz: scenario ? undefined : photo.viz,
+      screen: !scenario && photo.screen,
     },
     run,
   );
@@ -323,6 +333,7 @@ async function checkPhoto(
     document: measured.document,
     alteration: measured.alteration,
     vizCrops: measured.vizCrops,
+    screen: measured.screen,
   };
 }
 
@@ -366,6 +377,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       faces: wantsFace || portraitMeansFront,
       document: true,
       alteration: wantsFace,
+      screen: true,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -376,6 +388,17 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     if ('outcome' in photo) return photo.outcome;
     const { metrics } = photo;
 
+    // Before anything else is judged: a screen's photo would otherwise be refused for what the
+    // screen shows (no zone, no document), and the person told to retake the same screen.
+    if (photo.screen) {
+      facts.screenShare = photo.screen.share;
+      if (isScreenPhoto(photo.screen))
+        return fail(
+          'documentPhoto.screenPhoto',
+          `${markerMessages['documentPhoto.screenPhoto']} (colour ripples of a screen over ${Math.round(photo.screen.share * 100)} % of the photo)`,
+          facts,
+        );
+    }
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
     const outline = photo.document?.verdict;
@@ -582,6 +605,7 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
   return guarded('selfiePhoto.validationError', async (facts) => {
     const photo = await checkPhoto(file, facts, {
       faces: true,
+      document: true,
       unusable: 'selfiePhoto.validationError',
       notAPhoto: 'a selfie must be a JPEG or PNG image',
       small: 'selfiePhoto.validationError',
@@ -590,6 +614,16 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
       run: options,
     });
     if ('outcome' in photo) return photo.outcome;
+    // A photo of an ID card (or any printed page) is no selfie, whatever face it shows: its lines of
+    // print tell it (`selfieShowsDocument`). The spec has no code for a selfie that is not the
+    // person's live face: it was not taken properly.
+    if (photo.document && selfieShowsDocument(photo.document.verdict, photo.document.textChars)) {
+      return fail(
+        'selfiePhoto.validationError',
+        'the selfie shows a document or a printed page, not the person',
+        facts,
+      );
+    }
     // A face check that cannot run (the worker died, a model did not load) is no refusal of the
     // person: the selfie is kept, marked not checked, and the verification goes to a review.
     const verdict = await selfieFaces(photo.faces ?? file.path, facts).catch((error: unknown) => {

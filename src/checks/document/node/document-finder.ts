@@ -20,6 +20,8 @@ export interface DocumentFound {
   verdict: OutlineVerdict['kind'];
   /** Long side / short side of the framed document. */
   aspect?: number;
+  /** Characters in lines of print (`lookForOutline`'s textChars). */
+  textChars: number;
   /** The framed document's corners, as shares of the photo's width and height (any decode size). */
   quad?: { x: number; y: number }[];
   /** The document straightened (perspective warp), at the decode's resolution: barcode and portrait. */
@@ -62,8 +64,8 @@ export async function findDocument(
 ): Promise<DocumentFound> {
   const cv = await openCvReady();
   const started = performance.now();
-  const { verdict, scale: back } = outlineOf(cv, { ...image, channels: 4 });
-  const found: DocumentFound = { verdict: verdict.kind, ms: 0 };
+  const { verdict, scale: back, textChars } = outlineOf(cv, { ...image, channels: 4 });
+  const found: DocumentFound = { verdict: verdict.kind, textChars, ms: 0 };
   if (verdict.kind === 'framed') {
     found.aspect = Math.round(verdict.aspect * 1000) / 1000;
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));

@@ -21,6 +21,7 @@ import { mrzBandImages, type MrzBandRead } from '@/checks/mrz/node/mrz-bands';
 import type { AlterationMap } from '@/checks/document/alteration';
 import { alterationMap } from '@/checks/document/node/alteration-map';
 import { vizCrops, type VizCrop, type VizCropJob } from '@/checks/viz/node/viz-crops';
+import { lookForScreen, type ScreenLook } from '@/checks/document/screen-photo';
 
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
@@ -120,6 +121,8 @@ export interface ImageJob {
    * where the finder frames none, for the printed-field OCR (`@/checks/viz/node/viz-crops`).
    */
   viz?: VizCropJob[];
+  /** Look for a screen's moiré (`@/checks/document/screen-photo`). */
+  screen?: boolean;
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -150,6 +153,8 @@ export type InspectedImage =
       alteration?: AlterationMap | null | { failed: string };
       /** The printed fields' crops asked (`viz`). */
       vizCrops?: VizCrop[];
+      /** A screen's moiré, and the wall and CPU milliseconds its look took (CPU: the process's). */
+      screen?: ScreenLook & { ms: number; cpuMs: number };
     }
   | { ok: false; reason: string };
 
@@ -198,6 +203,17 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
     return { ok: false, reason: 'the image pixels cannot be decoded' };
   }
   const result: InspectedImage = { ok: true, metrics: imageMetrics(pixels) };
+  if (job.screen) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const look = lookForScreen(pixels);
+    const { user, system } = process.cpuUsage(cpu);
+    result.screen = {
+      ...look,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      cpuMs: Math.round((user + system) / 100) / 10,
+    };
+  }
   const { crop, mrzCrop, ...outline } = job.document
     ? await findDocument(pixels, { crop: job.pdf417 || job.faces || !!job.viz?.length, mrzCrop: job.mrz })
     : {};
