@@ -561,7 +561,11 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     const layout = printedLayout(layouts, facts.documentAspect ?? photoAspect(facts));
     if (layout && photo.vizCrops) {
       const printed = await judgePrintedFields(layout, photo.vizCrops, ctx.country, stated, facts);
-      if (printed) return fail(`documentPhoto.${printed.code}`, printed.message, facts);
+      // "No text" speaks of a document the finder framed: without an outline the field boxes fall
+      // on whatever the photo shows, where reading nothing says nothing of the document.
+      const framed = facts.documentAspect !== undefined;
+      if (printed && (printed.code !== 'noText' || framed))
+        return fail(`documentPhoto.${printed.code}`, printed.message, facts);
     }
 
     if (wantsFace) {
