@@ -145,9 +145,9 @@ export function judgeOutline(look: OutlineLook): OutlineVerdict {
 export const SELFIE_PRINT_MIN_CHARS = 2 * TEXT_MIN_CHARS;
 
 export function selfieShowsDocument(verdict: OutlineVerdict['kind'], textChars: number): boolean {
-  // A framed outline alone is no document: the e2e face camera's drawn face was found framed with
-  // no print at all; the outline counts with half the print a document's photo shows.
-  if (verdict === 'framed') return textChars >= SELFIE_PRINT_MIN_CHARS / 2;
+  // The print decides: a framed outline is no document by itself (a camera frame around a face,
+  // a picture on the wall behind the person are found framed too).
+  void verdict;
   return textChars >= SELFIE_PRINT_MIN_CHARS;
 }
 

