@@ -61,7 +61,7 @@ export interface AlterationFinding {
  * photo or text pasted from a cleaner source than the camera or the scanner that took the rest.
  * Only cleaner: printed text and a portrait's detail leave no flat block in a tile, so a genuine
  * field or portrait often measures grainier than the background around it (three specimens of
- * ../shared/eval by 3–9 times), never this much cleaner.
+ * the real specimens of bench:accuracy by 3–9 times), never this much cleaner.
  */
 export const NOISE_RATIO_MIN = 5;
 export const NOISE_DIFFERENCE_MIN = 1.5;
@@ -167,7 +167,7 @@ export function judgeAlteration(
 /**
  * The printed portrait around the face the detector found (shown shares): the region alteration
  * detection compares with the rest of the document. The printed fields are not compared yet: on
- * ../shared/eval, windows of a field's size beside the portrait measured 7–12 times cleaner than
+ * the real specimens of bench:accuracy, windows of a field's size beside the portrait measured 7–12 times cleaner than
  * the rest on three genuine specimens (blank guilloche-free paper), as clean as a repainted field.
  */
 export const portraitRegion = (face: ShareBox): ShareBox => ({
