@@ -21,7 +21,7 @@ export const BORDER_MARGIN_SHARE = 0.006;
  * their height, neither hairlines nor solid blocks) chained along a line, each next to a neighbour
  * of like height within 1.2 heights; a chain of TEXT_CHAIN_MIN_CHARS or more is a text line, read
  * across and, for a page photographed on its side, down. A document shows TEXT_MIN_CHARS or more
- * characters in lines. On ../shared/eval: the 36 specimen pages 45–204 (median ~110), the 50 photos
+ * characters in lines. On the eval set of bench:accuracy: the 36 specimen pages 45–204 (median ~110), the 50 photos
  * of people at most 12 (hair, eyes, a printed shirt).
  */
 export const TEXT_CHAIN_MIN_CHARS = 5;
@@ -137,7 +137,7 @@ export function judgeOutline(look: OutlineLook): OutlineVerdict {
  * A selfie that is a photo of a document (an ID card held up or photographed, a printed page):
  * its print shows as lines of characters. Photos of people show some (a printed shirt, a bead
  * curtain, a blind): at most 36 characters in lines over the 106 photos of people in
- * ../shared/eval, where camera photos of cards and passports (at the distance of a document
+ * the eval set of bench:accuracy, where camera photos of cards and passports (at the distance of a document
  * photo, not held up to the lens) show 41–335 (npm run bench:accuracy, "documents sent as
  * selfies"). A selfie is a document's photo where its print reaches this, or where a document's
  * outline is found framed with print on it.

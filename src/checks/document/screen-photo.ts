@@ -12,7 +12,7 @@
  * - turning through hues rather than along one (SCREEN_HUE_SPREAD_MIN: the smaller eigenvalue of the
  *   two colour differences' covariance over the larger),
  * - a wave (SCREEN_COHERENCE_MIN: the colour a few pixels on is the opposite of the colour here).
- * On ../shared/eval (npm run bench:accuracy, section "screen photos"): genuine specimens (scans,
+ * On the eval set of bench:accuracy (npm run bench:accuracy, section "screen photos"): genuine specimens (scans,
  * with rainbow prints and guilloches), camera photos of paper copies and covered copies have no such
  * block; photos of screens showing pictures have 0–16 % of their blocks so, and the project's drawn
  * room and landscape (e2e/fixtures/make-not-documents.ts, grass strokes and noise) up to 1.7 %: the

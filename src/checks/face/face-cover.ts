@@ -50,10 +50,10 @@ export interface FaceCover {
 }
 
 /*
- * Thresholds, from `npm run bench:accuracy -- ../shared/eval face-cover` (2026-11-28), with
+ * Thresholds, from `npm run bench:accuracy -- the eval set of bench:accuracy face-cover` (2026-11-28), with
  * ../../eval-extra/faces measured apart as a set never used to set them (masks caught there 35 of
  * 55, 10 of the others not found as a face by the detector; good selfies refused 0 of 121).
- * Mask score on ../shared/eval: good selfies 0.01–0.71 (65 photos, median 0.25), clear eyeglasses
+ * Mask score on the eval set of bench:accuracy: good selfies 0.01–0.71 (65 photos, median 0.25), clear eyeglasses
  * 0.03–0.59 (15), masks 1.28–5.99 (23 of 24 found a face; median 3.5); the limits of each
  * deviation were set where no good selfie came near (hue 0.12 rad at most of 0.5, saturation ×1.76
  * of ×2.2, light ÷3.1 of ÷4), and the score's mark halfway-ish between 0.71 and 1.28.
@@ -69,7 +69,7 @@ export const GREY_SKIN_MAX_CHROMA = 0.04;
 /** A mask score from which the nose and the mouth count as covered. */
 export const MASK_MIN_SCORE = 1;
 /*
- * Sunglasses on ../shared/eval: the discs round the eyes hold 46–100 % skin-coloured pixels on
+ * Sunglasses on the eval set of bench:accuracy: the discs round the eyes hold 46–100 % skin-coloured pixels on
  * good selfies and 46–100 % with clear eyeglasses, 2 % and 17 % behind the two pairs of dark
  * lenses, whose light is 14 % and 30 % of the skin's (good selfies 28 % and more): the second pair
  * is caught by a hair. On ../../eval-extra/faces (35 sunglasses, mostly web thumbnails under

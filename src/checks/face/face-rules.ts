@@ -4,7 +4,7 @@
  * runtime (@vladmandic/human) is loaded by each side; this file only holds plain data and rules.
  *
  * The eye and face-match thresholds come from real photos: `npm run bench:accuracy` on the dev set
- * `../shared/eval` (public photos of real people: 42 open-eyed single-person photos, 2 with closed
+ * `the eval set of bench:accuracy` (public photos of real people: 42 open-eyed single-person photos, 2 with closed
  * eyes, 1 wink, 5 groups; 84 faces of 17 people seen more than once and 17 seen once for the face
  * match). The detector's thresholds were set on the generated samples, which are drawn faces
  * (e2e/fixtures/make-samples.ts): box score of a drawn face 0.22–0.79; a false detection on a
@@ -29,7 +29,7 @@ export const EYES_CLOSED_MAX_OPENNESS = 0.22;
 /*
  * Presentation-attack models (Human's `antispoof` and `liveness`, both in its models/): not used,
  * because on real photos they do not separate a person from a replay. Measured with `npm run
- * bench:liveness -- ../shared/eval` (42 genuine photos of one person, each
+ * bench:liveness -- the eval set of bench:accuracy` (42 genuine photos of one person, each
  * replayed in memory on a phone screen with moiré, glare and a tilt, as a photo of a print, and
  * as a print of that screen; 2026-11-26). antispoof `real`: genuine 0.31–0.95 (median 0.56),
  * replays 0.37–0.88 (medians 0.58–0.65, higher than genuine): at the mark refusing ≤ 2 % of
@@ -45,7 +45,7 @@ export const EYES_CLOSED_MAX_OPENNESS = 0.22;
  * eyes refined by the iris model, averaged over the chip, the chip turned ±4° and the chip 5 %
  * larger: src/checks/face/node/face-recognition.ts, CHIP_ALIGNMENT and FACE_MATCH_VIEWS) from which
  * the selfie and the document portrait are the same person: the lowest mark with FAR ≤ 0.1 % on
- * the dev set's different-person pairs (bench:descriptors on ../shared/eval, 2026-11-26,
+ * the dev set's different-person pairs (bench:descriptors on the eval set of bench:accuracy, 2026-11-26,
  * `resnetChosenEuclidean`: 0.84151, 3 of 3414 pairs at or over 0.8416 (0.09 %); of the 156
  * same-person pairs (0.799–0.976, median 0.899) 5 are under it (3.2 %); equal error 1.3 % at
  * 0.810). Counted with the four umbrella-shoot photos `human-stock-teen-1…4`, which show one
@@ -75,7 +75,7 @@ export const FACE_INPUT_LONG_SIDE = 1024;
 export const DOCUMENT_MAX_FACES = 2;
 /**
  * Detector score from which a face on a claimed back counts as a portrait (the front's: `sideMismatch`).
- * A back's emblems, signatures and guilloches make weak faces: on ../shared/eval's ID-card backs
+ * A back's emblems, signatures and guilloches make weak faces: on the eval set of bench:accuracy's ID-card backs
  * (zone in TD1's shape) 0.20 (Swiss) and 0.21 (Macau), where the documents' printed portraits score
  * 0.59–0.91 (median ~0.82) and their ghost images 0.30–0.62; without it 2 of the 8 genuine backs
  * were refused as fronts. Halfway, rounded down.

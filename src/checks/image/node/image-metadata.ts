@@ -77,7 +77,7 @@ export const PNG_DECODE_ROWS = 2048;
  * any scale: a 2 MB file of 50,000 tiny scans over 63 MiB of coefficients kept a decoder busy for
  * two minutes (2.3 ms a scan). Encoders write far fewer: 10 for libjpeg's and sharp's default
  * progressive script (6 for grey), 8–11 for mozjpeg's optimised ones, 5–7 in the 50 progressive
- * photos of ../shared/eval; a baseline file has one, or one per component. At this bound the
+ * photos of the eval set of bench:accuracy; a baseline file has one, or one per component. At this bound the
  * largest decode allowed (MAX_BUFFERED_DECODE_BYTES) spends about half a second of CPU on its
  * scans (4.5 ms each, measured on the 2-core test machine).
  */
