@@ -224,6 +224,19 @@ describe('the active liveness challenge', () => {
       [front, 2000],
     ]);
     expect(judgeChallenge(flicker, c)).toEqual({ ok: true });
+    // A busy phone's guide reads a held turn twice, 0.8 s apart, with no look between: one turn.
+    const sparse: TimedFrame[] = [
+      ...[0, 700, 1400].map((timeMs) => ({ ...front, timeMs })),
+      { ...left, timeMs: 2900 },
+      { ...left, timeMs: 3700 },
+      ...[4600, 5400, 6100].map((timeMs) => ({ ...front, timeMs })),
+      { ...closed, timeMs: 6300 },
+      ...[7000, 8000].map((timeMs) => ({ ...front, timeMs })),
+    ];
+    expect(judgeChallenge(sparse, c)).toEqual({ ok: true });
+    // With a look at rest between them, two readings that far apart are two turns.
+    const twice = [...sparse, { ...front, timeMs: 3300 }];
+    expect(judgeChallenge(twice, c)).toMatchObject({ ok: false, code: 'unasked' });
   });
 
   it('refuses a second face, a face mostly missing, and a clip far longer than the challenge', () => {

@@ -223,18 +223,24 @@ export function frameMovement(frame: ChallengeFrame, ref: Reference): ChallengeA
 export function movementsOf(frames: readonly TimedFrame[], ref: Reference): Movement[] {
   const movements: Movement[] = [];
   let last: Movement | undefined;
+  // Whether a frame at rest came after `last`: two readings of one movement with none between
+  // them are one movement however far apart they are (a busy phone's guide looks 0.8 s apart).
+  let restSince = false;
   for (const frame of [...frames].sort((a, b) => a.timeMs - b.timeMs)) {
     const action = frameMovement(frame, ref);
     if (action === undefined) continue;
     if (action === 'rest') {
+      restSince = true;
       if (last && frame.timeMs - last.endMs > SAME_MOVEMENT_GAP_MS) last = undefined;
       continue;
     }
-    if (last?.action === action && frame.timeMs - last.endMs <= SAME_MOVEMENT_GAP_MS) {
+    if (last?.action === action && (!restSince || frame.timeMs - last.endMs <= SAME_MOVEMENT_GAP_MS)) {
       last.endMs = frame.timeMs;
+      restSince = false;
       continue;
     }
     last = { action, startMs: frame.timeMs, endMs: frame.timeMs };
+    restSince = false;
     movements.push(last);
   }
   return movements;

@@ -92,11 +92,17 @@ export function VideoRecorder({ seconds, challenge, onRecorded, onUnavailable }:
     });
     media.addEventListener('error', () => onUnavailable('error'));
     recorder.current = media;
-    media.start(250);
-    const now = performance.now();
     const totalMs = challenge ? challengeLengthMs(challenge) + CHALLENGE_EXTRA_MS : seconds * 1000;
-    deadline.current = now + totalMs;
-    setStartedAt(now);
+    const begin = () => {
+      const now = performance.now();
+      deadline.current = now + totalMs;
+      setStartedAt(now);
+    };
+    // The clip's time starts when the recorder does, which a busy phone reports late (its `start`
+    // event): the cues count from there, so that a movement made at its cue is at its cue in the clip.
+    media.addEventListener('start', begin, { once: true });
+    media.start(250);
+    begin();
     setPhase({ name: 'recording', left: Math.ceil(totalMs / 1000) });
   });
 
