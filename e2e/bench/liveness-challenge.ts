@@ -63,7 +63,7 @@ try {
     let passed = 0;
     for (let n = 0; n < replayCount; n++) {
       const challenge = issueChallenge();
-      const verdict = await videoChallenge(video, challenge, {}, undefined, cache);
+      const verdict = await videoChallenge(video, challenge, {}, { twins: cache });
       const code = verdict.ok === true ? 'passed' : verdict.ok === 'unchecked' ? 'unchecked' : verdict.code;
       codes.set(code, (codes.get(code) ?? 0) + 1);
       if (verdict.ok === true) {

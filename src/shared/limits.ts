@@ -11,3 +11,9 @@ export const MAX_VIDEO_SECONDS = 30;
 /** Frames a liveness video's header may declare (4K covers every phone camera): longest side, pixels. */
 export const MAX_VIDEO_SIDE = 4096;
 export const MAX_VIDEO_PIXELS = 4096 * 2304;
+/**
+ * Pixels a liveness video's frames may add up to, as its header lists them (frames × width ×
+ * height): the longest video at 1080p and 30 frames a second. FFmpeg decodes every frame to sample
+ * a few, so a 4K clip at 60 frames a second (5 × this for 30 s) would hold the decoder for minutes.
+ */
+export const MAX_VIDEO_DECODED_PIXELS = MAX_VIDEO_SECONDS * 30 * 1920 * 1080;

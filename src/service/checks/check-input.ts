@@ -14,7 +14,13 @@ import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
-import { MAX_VIDEO_PIXELS, MAX_VIDEO_SECONDS, MAX_VIDEO_SIDE, MIN_IMAGE_SIDE } from '@/shared/limits';
+import {
+  MAX_VIDEO_DECODED_PIXELS,
+  MAX_VIDEO_PIXELS,
+  MAX_VIDEO_SECONDS,
+  MAX_VIDEO_SIDE,
+  MIN_IMAGE_SIDE,
+} from '@/shared/limits';
 import type { Pdf417Read } from '@/checks/document/node/barcode';
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import {
@@ -671,7 +677,8 @@ export function checkSelfieVideo(
     if (beyond) return fail('voiceVideo.conversionFailed', beyond, facts);
     const scenario = applyMarkers(await fileMarkers(file.path, options.markers), markerFamilies.video, facts);
     if (scenario) return markerOutcome(scenario, facts);
-    const verdict = await videoFaces(file.path, facts);
+    const run = { owner: options.verification, signal: options.signal };
+    const verdict = await videoFaces(file.path, facts, run);
     if (verdict) return fail(`voiceVideo.${verdict}`, markerMessages[`voiceVideo.${verdict}`] ?? '', facts);
     if (!asked) return pass(facts);
     const { challenge } = asked;
@@ -683,7 +690,7 @@ export function checkSelfieVideo(
       facts.challenge = { ...about, result: 'failed', reason: 'no attempt of the challenge was left' };
       return pass(facts);
     }
-    const done = await videoChallenge(file.path, challenge, facts);
+    const done = await videoChallenge(file.path, challenge, facts, { run });
     if (done.ok === 'unchecked') {
       facts.challenge = { ...about, result: 'unchecked', reason: done.reason };
       return pass(facts);
@@ -703,10 +710,16 @@ export function checkSelfieVideo(
 
 /**
  * What the container's header declares beyond the service's bounds (decoding is never tried on
- * it): a length over MAX_VIDEO_SECONDS or of zero, frames over MAX_VIDEO_SIDE or MAX_VIDEO_PIXELS.
+ * it): a length over MAX_VIDEO_SECONDS or of zero, frames over MAX_VIDEO_SIDE or MAX_VIDEO_PIXELS,
+ * or more pixels in all its frames than MAX_VIDEO_DECODED_PIXELS.
  */
-function beyondVideoLimits(container: { durationSeconds?: number; width?: number; height?: number }) {
-  const { durationSeconds, width, height } = container;
+function beyondVideoLimits(container: {
+  durationSeconds?: number;
+  width?: number;
+  height?: number;
+  frames?: number;
+}) {
+  const { durationSeconds, width, height, frames } = container;
   if (durationSeconds !== undefined && !(durationSeconds > 0)) return 'the video declares a length of zero';
   if (durationSeconds !== undefined && durationSeconds > MAX_VIDEO_SECONDS)
     return `the video declares ${Math.round(durationSeconds)} s; at most ${MAX_VIDEO_SECONDS} s are accepted`;
@@ -716,6 +729,13 @@ function beyondVideoLimits(container: { durationSeconds?: number; width?: number
     (width > MAX_VIDEO_SIDE || height > MAX_VIDEO_SIDE || width * height > MAX_VIDEO_PIXELS)
   )
     return `the video declares frames of ${width}×${height}; at most ${MAX_VIDEO_SIDE} px a side are accepted`;
+  if (
+    width !== undefined &&
+    height !== undefined &&
+    frames !== undefined &&
+    frames * width * height > MAX_VIDEO_DECODED_PIXELS
+  )
+    return `the video declares ${frames} frames of ${width}×${height}, more than the service decodes in one video (${MAX_VIDEO_SECONDS} s at 1080p and 30 frames a second)`;
   return null;
 }
 

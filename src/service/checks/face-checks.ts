@@ -17,7 +17,7 @@ import {
 import type { LivenessChallenge } from '@/shared/contract/liveness-challenge';
 import { detectFaces } from './face-reader';
 import { storedDescriptor } from '@/checks/face/node/faces';
-import { FrameReadError, runFfmpeg } from './frame-reader';
+import { FrameReadError, runFfmpeg, type FrameRun } from './frame-reader';
 import type { FacePixels } from '@/checks/image/node/image';
 import type { InputFacts, NotCheckedKey } from '@/checks/inputs/node/types';
 
@@ -171,6 +171,7 @@ export async function videoFrames(
   path: string,
   durationSeconds: number | undefined,
   sampling: FrameSampling = { max: VIDEO_FRAMES, side: 640 },
+  run: FrameRun = {},
 ): Promise<FacePixels[]> {
   const fps = sampling.fps ?? (durationSeconds && durationSeconds > 0 ? sampling.max / durationSeconds : 1);
   const side = sampling.side;
@@ -188,6 +189,7 @@ export async function videoFrames(
       'ppm',
     ],
     FRAMES_MAX_BYTES,
+    run,
   );
   return ppmFrames(output);
 }
@@ -205,10 +207,11 @@ export const whyNotRun = (error: unknown) =>
 export async function videoFaces(
   path: string,
   facts: InputFacts,
+  run: FrameRun = {},
 ): Promise<'noFace' | 'multipleFaces' | null> {
   let most = 0;
   try {
-    const frames = await videoFrames(path, facts.durationSeconds);
+    const frames = await videoFrames(path, facts.durationSeconds, undefined, run);
     if (frames.length === 0) throw new FrameReadError('FFmpeg found no video frame');
     for (const [index, frame] of frames.entries()) {
       const judgement = await detectFaces(frame, 'count');
@@ -268,8 +271,11 @@ export async function videoChallenge(
   path: string,
   challenge: LivenessChallenge,
   facts: InputFacts,
-  cost: ChallengeCost = { decoded: 0, detected: 0 },
-  twins: ReadingCache = new Map(),
+  {
+    cost = { decoded: 0, detected: 0 },
+    twins = new Map(),
+    run = {},
+  }: { cost?: ChallengeCost; twins?: ReadingCache; run?: FrameRun } = {},
 ): Promise<ChallengeVerdict | { ok: 'unchecked'; reason: string }> {
   /** Readings by the frame's time in the video (ms). */
   const read = new Map<number, ChallengeFrame>();
@@ -290,7 +296,7 @@ export async function videoChallenge(
     );
   try {
     const rate = CHALLENGE_SAMPLING.fps ?? 1;
-    const frames = await videoFrames(path, facts.durationSeconds, CHALLENGE_SAMPLING);
+    const frames = await videoFrames(path, facts.durationSeconds, CHALLENGE_SAMPLING, run);
     cost.decoded = frames.length;
     if (frames.length === 0) throw new FrameReadError('FFmpeg found no video frame');
     // Taken before any frame's pixels move to the face worker.
@@ -306,12 +312,17 @@ export async function videoChallenge(
       const from = Math.max(0, span.fromMs) / 1000;
       const to = span.toMs / 1000;
       const fps = Math.min(CLOSER_LOOK_FPS, CLOSER_LOOK_MAX / (to - from));
-      const more = await videoFrames(path, facts.durationSeconds, {
-        fps,
-        max: CLOSER_LOOK_MAX,
-        side: CHALLENGE_SAMPLING.side,
-        span: { from, to },
-      });
+      const more = await videoFrames(
+        path,
+        facts.durationSeconds,
+        {
+          fps,
+          max: CLOSER_LOOK_MAX,
+          side: CHALLENGE_SAMPLING.side,
+          span: { from, to },
+        },
+        run,
+      );
       cost.decoded += more.length;
       const known = [...read.keys()];
       const candidates = more

@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -6,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileFormat } from '@/shared/file-format';
-import { MAX_VIDEO_SECONDS } from '@/shared/limits';
+import { MAX_VIDEO_DECODED_PIXELS, MAX_VIDEO_SECONDS } from '@/shared/limits';
+import { checkContainer } from '@/checks/video/node/video';
 import { samplePath } from '../../../e2e/fixtures/samples';
 import { checkSelfieVideo } from './check-input';
 import { videoFrames } from './face-checks';
@@ -85,6 +87,91 @@ describe('the limits a video header declares, enforced by the service', () => {
   it('accepts the sample as it is (3 s, 360×480)', async () => {
     const outcome = await checkSelfieVideo(store('as-is.mp4', patchedMp4({}), 'mp4'));
     expect(outcome.facts).toMatchObject({ durationSeconds: 3 });
+  });
+
+  it('counts the frames of the video track from the header: an MP4 sample table, WebM blocks', async () => {
+    for (const clip of ['liveness.mp4', 'liveness.webm', 'liveness.mov']) {
+      const format = clip.endsWith('webm') ? 'webm' : clip.endsWith('mov') ? 'mov' : 'mp4';
+      const header = await checkContainer(samplePath(clip), format);
+      // FFmpeg's own count of the decoded frames is the truth.
+      const { stderr } = spawnSync(
+        nativeFfmpeg,
+        ['-hide_banner', '-i', samplePath(clip), '-map', '0:v:0', '-f', 'null', '-'],
+        {
+          encoding: 'utf8',
+        },
+      );
+      const decoded = Number([...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1)?.[1]);
+      expect(header, clip).toMatchObject({ ok: true, frames: decoded });
+    }
+    // A fragmented MP4 lists its frames in the fragments only: none from the header.
+    const fragmented = await checkContainer(samplePath('liveness-fragmented.mp4'), 'mp4');
+    expect(fragmented).toMatchObject({ ok: true, frames: undefined });
+  });
+
+  // Issue 34 item 6: a 4K video at 60 frames a second held the one FFmpeg for half a minute, and an
+  // ordinary liveness video waited behind it. Its header says what decoding it would cost.
+  it('refuses a 4K video at 60 frames a second from its header, before any decode', async () => {
+    const file = path.join(dir, '4k60.mp4');
+    execFileSync(nativeFfmpeg, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:s=3840x2160:r=60',
+      '-t',
+      '4',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      file,
+    ]);
+    const header = await checkContainer(file, 'mp4');
+    expect(header).toMatchObject({ ok: true, width: 3840, height: 2160, frames: 240 });
+    expect(240 * 3840 * 2160).toBeGreaterThan(MAX_VIDEO_DECODED_PIXELS);
+    const outcome = await checkSelfieVideo({ path: file, filename: '4k60.mp4', size: 0, format: 'mp4' });
+    expect(outcome).toMatchObject({
+      code: 'voiceVideo.conversionFailed',
+      message: expect.stringMatching(/240 frames of 3840×2160/),
+    });
+    // Not "not checked": refused, and no frame was read for it.
+    expect(outcome.facts.notChecked).toBeUndefined();
+  });
+});
+
+describe('FFmpeg in turns by verification', () => {
+  it.each(backends)(
+    '%s: a verification with many videos waits its turn behind another one',
+    async (_label, ffmpeg) => {
+      await withBackend(ffmpeg, async () => {
+        const finished: string[] = [];
+        const read = (owner: string, name: string) =>
+          videoFrames(samplePath('liveness.mp4'), 3, undefined, { owner }).then(() => finished.push(name));
+        // A's three videos are asked for first, B's one after them: B is read second, not fourth.
+        const all = [read('A', 'A1'), read('A', 'A2'), read('A', 'A3')];
+        all.push(read('B', 'B1'));
+        await Promise.all(all);
+        expect(finished).toEqual(['A1', 'B1', 'A2', 'A3']);
+      });
+    },
+  );
+
+  it('a check given up while waiting leaves the line without reading its video', async () => {
+    const controller = new AbortController();
+    const first = videoFrames(samplePath('liveness.mp4'), 3, undefined, { owner: 'A' });
+    const given = videoFrames(samplePath('liveness.mp4'), 3, undefined, {
+      owner: 'B',
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(given).rejects.toThrow(/given up before its video was read/);
+    expect((await first).length).toBe(3);
   });
 });
 

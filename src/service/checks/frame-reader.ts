@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
+import { FairQueue } from '@/checks/pdf/node/pdf-queue';
 import { sniffFormat, type FileFormat } from '@/shared/file-format';
 import type { FfmpegAnswer, FfmpegJob } from './ffmpeg-worker';
 import { startWorkerThread } from './worker-thread';
@@ -41,6 +42,35 @@ const demuxers: Partial<Record<FileFormat, string>> = {
   mkv: 'matroska',
 };
 
+/** Whose video it is and when to give up: FFmpeg takes videos in turns by verification. */
+export interface FrameRun {
+  /** The verification: videos wait in turns by owner, so one's heavy video never delays another's. */
+  owner?: string;
+  /** Aborted: a waiting video leaves the line, a running one has its FFmpeg ended. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One video decodes at a time (each FFmpeg is one thread, beside the image and face workers); the
+ * next is the next verification's in turn, as the PDF readers take theirs.
+ */
+const waiting = new FairQueue<() => void>();
+let decoding = false;
+
+async function inTurn<T>({ owner = '', signal }: FrameRun, job: () => Promise<T>): Promise<T> {
+  if (decoding) await new Promise<void>((resolve) => waiting.push(owner, resolve));
+  decoding = true;
+  try {
+    if (signal?.aborted) throw new FrameReadError('the check was given up before its video was read');
+    return await job();
+  } finally {
+    waiting.behind(owner);
+    const next = waiting.shift();
+    if (next) next();
+    else decoding = false;
+  }
+}
+
 export const frameBackend = () => (process.env.FFMPEG_PATH ? 'native' : 'wasm');
 
 async function sniffFile(path: string): Promise<FileFormat | null> {
@@ -58,7 +88,12 @@ async function sniffFile(path: string): Promise<FileFormat | null> {
  * Runs FFmpeg on a video with `filters` and `outputArgs` (`-f image2pipe -c:v ppm` and the like)
  * and answers what it wrote, at most `maxBytes`. Throws FrameReadError when it cannot.
  */
-export async function runFfmpeg(path: string, outputArgs: string[], maxBytes: number): Promise<Buffer> {
+export async function runFfmpeg(
+  path: string,
+  outputArgs: string[],
+  maxBytes: number,
+  run: FrameRun = {},
+): Promise<Buffer> {
   const format = await sniffFile(path);
   const demuxer = format ? demuxers[format] : undefined;
   if (!demuxer) throw new FrameReadError('the file is not a video container FFmpeg may read');
@@ -77,16 +112,22 @@ export async function runFfmpeg(path: string, outputArgs: string[], maxBytes: nu
     file,
   ];
   const native = process.env.FFMPEG_PATH;
-  if (native) return runNative(native, [...input(path), ...outputArgs, 'pipe:1'], maxBytes);
-  const output = await runWasm(
-    [...input('/input'), ...outputArgs, '/output'].filter((a) => a !== '-nostdin'),
-    path,
+  if (native)
+    return inTurn(run, () =>
+      runNative(native, [...input(path), ...outputArgs, 'pipe:1'], maxBytes, run.signal),
+    );
+  const output = await inTurn(run, () =>
+    runWasm(
+      [...input('/input'), ...outputArgs, '/output'].filter((a) => a !== '-nostdin'),
+      path,
+      run.signal,
+    ),
   );
   if (output.length > maxBytes) throw new FrameReadError('FFmpeg wrote more than the frames asked for');
   return output;
 }
 
-function runNative(ffmpeg: string, args: string[], maxBytes: number): Promise<Buffer> {
+function runNative(ffmpeg: string, args: string[], maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   // The limits hold through exec; `-protocol_whitelist` keeps the demuxer to the file it was given.
   const limited = [
     '-c',
@@ -96,7 +137,13 @@ function runNative(ffmpeg: string, args: string[], maxBytes: number): Promise<Bu
     execFile(
       '/bin/sh',
       [...limited, ffmpeg, ...args],
-      { timeout: FRAME_TIMEOUT_MS, encoding: 'buffer', maxBuffer: maxBytes, killSignal: 'SIGKILL' },
+      {
+        timeout: FRAME_TIMEOUT_MS,
+        encoding: 'buffer',
+        maxBuffer: maxBytes,
+        killSignal: 'SIGKILL',
+        ...(signal ? { signal } : {}),
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         // `sh` answers 127 when the program is not there.
@@ -106,9 +153,11 @@ function runNative(ffmpeg: string, args: string[], maxBytes: number): Promise<Bu
           new FrameReadError(
             missing
               ? `no FFmpeg at FFMPEG_PATH (${ffmpeg})`
-              : error.killed
-                ? 'FFmpeg ran out of time'
-                : `FFmpeg failed${said ? `: ${said}` : ''}`,
+              : signal?.aborted
+                ? 'the check was given up while its video was read'
+                : error.killed
+                  ? 'FFmpeg ran out of time'
+                  : `FFmpeg failed${said ? `: ${said}` : ''}`,
           ),
         );
       },
@@ -160,16 +209,23 @@ function startWorker(): Worker {
   return w;
 }
 
-function runWasm(args: string[], path: string): Promise<Buffer> {
+function runWasm(args: string[], path: string, signal?: AbortSignal): Promise<Buffer> {
   clearTimeout(idleTimer);
   worker ??= startWorker();
   const w = worker;
   w.ref();
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    // Jobs run one at a time, so the limit counts from the request: a long queue ends the worker too.
+    // The worker has this job alone (`inTurn`): ending it ends only this video's FFmpeg.
     const timer = setTimeout(() => void w.terminate(), FRAME_TIMEOUT_MS);
-    pending.set(id, { resolve, reject, timer });
+    const abort = () => void w.terminate();
+    signal?.addEventListener('abort', abort, { once: true });
+    const done = () => signal?.removeEventListener('abort', abort);
+    pending.set(id, {
+      resolve: (b) => (done(), resolve(b)),
+      reject: (e) => (done(), reject(e)),
+      timer,
+    });
     w.postMessage({
       id,
       path,

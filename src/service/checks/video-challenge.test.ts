@@ -39,7 +39,7 @@ describe("the challenge read from a video's frames", () => {
   it('passes a face that follows the cues, reading the whole clip', { timeout: 180_000 }, async () => {
     const video = await clip('following', followingPoses(asked, challengeLengthMs(asked)));
     const cost: ChallengeCost = { decoded: 0, detected: 0 };
-    expect(await videoChallenge(video, asked, {}, cost)).toEqual({ ok: true });
+    expect(await videoChallenge(video, asked, {}, { cost })).toEqual({ ok: true });
     // 7.3 s at 4 a second; 2 a second looked at, all 4 in the eye closing's window.
     expect(cost.decoded).toBeGreaterThanOrEqual(26);
     expect(cost.detected).toBeLessThan(cost.decoded);
@@ -54,7 +54,7 @@ describe("the challenge read from a video's frames", () => {
       const video = await clip('replay', replayLoop);
       const fits: LivenessChallenge = { ...asked, cuesMs: [400, 2000] };
       const cost: ChallengeCost = { decoded: 0, detected: 0 };
-      expect(await videoChallenge(video, fits, {}, cost)).toMatchObject({
+      expect(await videoChallenge(video, fits, {}, { cost })).toMatchObject({
         ok: false,
         code: 'unasked',
         movement: { action: 'turnRight' },
@@ -74,7 +74,7 @@ describe("the challenge read from a video's frames", () => {
       const poses = followingPoses(asked, challengeLengthMs(asked), { reactMs: 500, closingFrames: 3 });
       const cost: ChallengeCost = { decoded: 0, detected: 0 };
       const video = await clip('thin', poses, 3);
-      expect(await videoChallenge(video, asked, {}, cost)).toEqual({ ok: true });
+      expect(await videoChallenge(video, asked, {}, { cost })).toEqual({ ok: true });
       expect(cost.decoded).toBeGreaterThan(30 + 24);
     },
   );
@@ -85,7 +85,7 @@ describe("the challenge read from a video's frames", () => {
     async () => {
       const video = await clip('still', [[{}, 220]]);
       const cost: ChallengeCost = { decoded: 0, detected: 0 };
-      expect(await videoChallenge(video, asked, {}, cost)).toMatchObject({
+      expect(await videoChallenge(video, asked, {}, { cost })).toMatchObject({
         ok: false,
         code: 'notPerformed',
         index: 0,

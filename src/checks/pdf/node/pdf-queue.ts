@@ -18,6 +18,14 @@ export class FairQueue<T> {
     else this.#byOwner.set(owner, [item]);
   }
 
+  /** `owner` has just had its turn (one running outside the queue): its waiting ones go behind the others. */
+  behind(owner: string) {
+    const items = this.#byOwner.get(owner);
+    if (!items) return;
+    this.#byOwner.delete(owner);
+    this.#byOwner.set(owner, items);
+  }
+
   /** The next reading: the first owner's first; that owner then goes behind the others. */
   shift(): T | undefined {
     for (const [owner, items] of this.#byOwner) {

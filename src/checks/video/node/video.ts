@@ -32,7 +32,19 @@ class Reader {
  * fragmented MP4 without one) and the largest video frame (none when no track states it).
  */
 export type ContainerCheck =
-  | { ok: true; durationSeconds?: number; width?: number; height?: number; tracks: number }
+  | {
+      ok: true;
+      durationSeconds?: number;
+      width?: number;
+      height?: number;
+      tracks: number;
+      /**
+       * Frames of the largest video track as the header lists them (an MP4's sample table, a
+       * WebM's blocks of that track); none where the container does not list them (a fragmented
+       * MP4).
+       */
+      frames?: number;
+    }
   | { ok: false; reason: string };
 
 /** Checks that a video's container is whole: structure sizes agree with the file, and it holds media. */
@@ -126,17 +138,40 @@ async function checkIsoBmff(reader: Reader): Promise<ContainerCheck> {
   }
   let width: number | undefined;
   let height: number | undefined;
+  let frames: number | undefined;
   for (const trak of children.filter((b) => b.type === 'trak')) {
     const inTrak = await readBoxes(reader, trak.start + trak.headerSize, trak.start + trak.size);
-    const tkhd = typeof inTrak === 'string' ? undefined : inTrak.find((b) => b.type === 'tkhd');
+    if (typeof inTrak === 'string') continue;
+    const tkhd = inTrak.find((b) => b.type === 'tkhd');
     if (!tkhd || tkhd.size - tkhd.headerSize < 84) continue;
     // Width and height are the box's last 8 bytes, 16.16 fixed point (0 for a sound track).
     const size = await reader.bytes(tkhd.start + tkhd.size - 8, 8);
     const w = size.readUInt32BE(0) / 65536;
     const h = size.readUInt32BE(4) / 65536;
-    if (w * h > (width ?? 0) * (height ?? 0)) [width, height] = [Math.round(w), Math.round(h)];
+    if (w * h > (width ?? 0) * (height ?? 0)) {
+      [width, height] = [Math.round(w), Math.round(h)];
+      frames = await sampleCount(reader, inTrak);
+    }
   }
-  return { ok: true, durationSeconds, width, height, tracks };
+  return { ok: true, durationSeconds, width, height, tracks, frames };
+}
+
+/** The samples (frames) a track's sample table lists: `mdia/minf/stbl/stsz`'s count. */
+async function sampleCount(reader: Reader, inTrak: Box[]): Promise<number | undefined> {
+  let boxes = inTrak;
+  for (const type of ['mdia', 'minf', 'stbl']) {
+    const box = boxes.find((b) => b.type === type);
+    if (!box) return undefined;
+    const inner = await readBoxes(reader, box.start + box.headerSize, box.start + box.size);
+    if (typeof inner === 'string') return undefined;
+    boxes = inner;
+  }
+  // stsz: version and flags (4), sample size (4), sample count (4); stz2 the same from offset 8.
+  const table = boxes.find((b) => b.type === 'stsz' || b.type === 'stz2');
+  if (!table || table.size - table.headerSize < 12) return undefined;
+  const count = (await reader.bytes(table.start + table.headerSize + 8, 4)).readUInt32BE(0);
+  // A fragmented MP4's sample table is empty: its frames are in the fragments.
+  return count > 0 ? count : undefined;
 }
 
 async function mvhdTimescale(reader: Reader, mvhd: Box) {
@@ -168,6 +203,10 @@ const DURATION = 0x4489;
 const VIDEO = 0xe0;
 const PIXEL_WIDTH = 0xb0;
 const PIXEL_HEIGHT = 0xba;
+const TRACK_NUMBER = 0xd7;
+const SIMPLE_BLOCK = 0xa3;
+const BLOCK_GROUP = 0xa0;
+const BLOCK = 0xa1;
 
 /** An unsigned integer or float element's value (EBML stores both big-endian, in 1–8 bytes). */
 async function ebmlNumber(reader: Reader, element: Element, float = false): Promise<number | undefined> {
@@ -256,6 +295,8 @@ async function checkEbml(reader: Reader): Promise<ContainerCheck> {
 
   let tracks = 0;
   let blocks = 0;
+  let videoBlocks = 0;
+  let videoTrack: number | undefined;
   let nodes = 0;
   let durationSeconds: number | undefined;
   let width: number | undefined;
@@ -296,7 +337,11 @@ async function checkEbml(reader: Reader): Promise<ContainerCheck> {
           const ph = pixels.find((c) => c.id === PIXEL_HEIGHT);
           const w = pw && (await ebmlNumber(reader, pw));
           const h = ph && (await ebmlNumber(reader, ph));
-          if (w && h && w * h > (width ?? 0) * (height ?? 0)) [width, height] = [w, h];
+          if (w && h && w * h > (width ?? 0) * (height ?? 0)) {
+            [width, height] = [w, h];
+            const number = (await ebmlChildren(reader, entry)).find((c) => c.id === TRACK_NUMBER);
+            videoTrack = number && (await ebmlNumber(reader, number));
+          }
         }
         q = entry.dataStart + entry.size;
         if (q > end) return { ok: false, reason: 'Tracks are damaged' };
@@ -310,10 +355,26 @@ async function checkEbml(reader: Reader): Promise<ContainerCheck> {
       const ticks = duration && (await ebmlNumber(reader, duration, true));
       if (ticks !== undefined && Number.isFinite(ticks)) durationSeconds = (ticks * nanosPerTick) / 1e9;
     }
-    if (BLOCK_IDS.has(element.id)) blocks++;
+    if (BLOCK_IDS.has(element.id)) {
+      blocks++;
+      if (videoTrack !== undefined && (await blockTrack(reader, element)) === videoTrack) videoBlocks++;
+    }
     p = end;
   }
   if (tracks === 0) return { ok: false, reason: 'no track' };
   if (blocks === 0) return { ok: false, reason: 'no media data' };
-  return { ok: true, tracks, durationSeconds, width, height };
+  // Counted only when the whole file was walked (the walk stops at MAX_NODES).
+  const frames = videoTrack !== undefined && nodes <= MAX_NODES && videoBlocks > 0 ? videoBlocks : undefined;
+  return { ok: true, tracks, durationSeconds, width, height, frames };
+}
+
+/** The track a SimpleBlock or a BlockGroup's Block belongs to (its data's first field, a vint). */
+async function blockTrack(reader: Reader, element: Element): Promise<number | undefined> {
+  let block: Element | undefined = element;
+  if (element.id === BLOCK_GROUP) block = (await ebmlChildren(reader, element)).find((c) => c.id === BLOCK);
+  if (!block || block.id === BLOCK_GROUP || (block.size ?? 0) < 1) return undefined;
+  if (block.id !== SIMPLE_BLOCK && block.id !== BLOCK) return undefined;
+  const first = (await reader.bytes(block.dataStart, 1))[0];
+  // Track numbers under 127 (every recording's) take one byte: 1xxxxxxx.
+  return first >= 0x80 ? first & 0x7f : undefined;
 }
