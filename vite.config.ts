@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,14 @@ const wizardStrings = 'src/features/wizard/locales/en.json';
 const otherStrings = ['src/features/wizard/locales/es.json', 'src/features/wizard/locales/pt.json'];
 const wizard = (path: string) => `src/features/wizard/${path}`;
 const testFiles = ['src/**/*.test.{ts,tsx}'];
-// Test files that replace a module with vi.mock: in a shared process the replacement would leak.
-const ownProcessFiles = ['src/service/checks/pdf-heavy-files.test.ts'];
+// Test files that replace a module with vi.mock run in a process of their own: in the shared one
+// the module may already be loaded by an earlier file, and the replacement would not apply (or leak).
+// Found by reading the files, so that a new one cannot be forgotten here.
+const ownProcessFiles = (readdirSync('src', { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => join('src', file))
+  .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')))
+  .sort();
 
 export const firstScreens: Record<string, ScreenModules> = {
   '/': { always: [wizard('routes/flow-list-page.tsx'), wizardStrings], later: otherStrings },
