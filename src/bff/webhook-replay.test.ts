@@ -95,4 +95,27 @@ describe('a replayed webhook', () => {
     const ahead = await post(body('aheadbyaminute', new Date(Date.now() + 60_000).toISOString()));
     expect(ahead.status).toBe(200);
   }, 30_000);
+
+  it('of a credit-check result is refused when its signed timestamp is old; one without (the hosted shape) is taken', async () => {
+    const result = (id: string, timestamp?: string) =>
+      JSON.stringify({
+        eventName: 'credit_check_completed',
+        id,
+        country: 'ar',
+        request: { dni: '12345678', fullName: NAME },
+        result: { synthetic: true },
+        ...(timestamp ? { timestamp } : {}),
+      });
+    const postResult = (text: string) =>
+      fetch(`${file.stack.bffUrl}/webhooks/credit-check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': sign(text) },
+        body: text,
+      });
+    const stale = await postResult(result('cc-stale', '2001-09-09T01:46:40.000Z'));
+    expect(stale.status).toBe(400);
+    expect(bffErrorSchema.parse(await stale.json()).code).toBe('webhook.stale');
+    expect((await postResult(result('cc-now', new Date().toISOString()))).status).toBe(200);
+    expect((await postResult(result('cc-hosted'))).status).toBe(200);
+  }, 30_000);
 });

@@ -135,6 +135,10 @@ export function webhookRoutes(app: FastifyInstance, { config, store, sync, openR
       const { body, json, hash } = verified(request);
       const event = creditCheckResultEventSchema.safeParse(json);
       if (!event.success) throw validationError('Not a credit-check result.', 'webhook.invalid');
+      // The hosted shape has no signed time; the embedded service's has, and it is held to the window.
+      const { timestamp } = event.data;
+      if (timestamp !== undefined && !timestampInWindow(timestamp, config.webhookMaxAgeMs))
+        throw staleWebhook();
       const stored = await store.recordEvent({
         kind: 'credit-check',
         eventName: event.data.eventName,

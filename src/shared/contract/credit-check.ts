@@ -79,5 +79,10 @@ export const creditCheckResultEventSchema = z.object({
   country: z.enum(['ar', 'br']),
   request: z.record(z.string(), z.unknown()),
   result: z.record(z.string(), z.unknown()),
+  /**
+   * When the result was signed (ISO 8601): the embedded service's addition, under the body's
+   * signature, so that a receiver can refuse an old body replayed. The hosted shape has none.
+   */
+  timestamp: z.string().optional(),
 });
 export type CreditCheckResultEvent = z.infer<typeof creditCheckResultEventSchema>;

@@ -55,6 +55,7 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
         country,
         request,
         result,
+        timestamp: new Date(now).toISOString(),
       });
     });
     ctx.outbox.resume();
