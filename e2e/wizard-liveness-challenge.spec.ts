@@ -60,6 +60,11 @@ async function recordWithChallenge(page: Page) {
   await wizard.start('mx-ine-full');
   await wizard.documentSides('mx-ine-front.jpg', 'mx-ine-back.jpg');
   await wizard.expectStep('Selfie video');
+  // The step tells what the recording asks and how long it lasts, not "about 3 seconds".
+  await expect(
+    page.getByText(/while you make the movements the screen asks for.*about \d+ seconds/),
+  ).toBeVisible();
+  await expect(page.getByText(/about 3 seconds/)).toHaveCount(0);
   await wizard.button('Record with the camera').click();
   // The service's sequence, told before recording: 2 to 4 movements, with a head turn among them.
   const list = page.getByRole('list', { name: 'Movements to make' });
@@ -91,7 +96,7 @@ async function finishFlow(page: Page, wizard: WizardPage) {
   await page.getByLabel('CURP').fill('GODE561231HDFRRN09');
   await page.getByLabel('RFC').fill('GODE561231GR8');
   await page.getByLabel('Occupation').selectOption('student');
-  await page.getByLabel('I accept the privacy notice').check();
+  await page.getByLabel('I declare that the information I gave is true').check();
   await wizard.continue();
 }
 

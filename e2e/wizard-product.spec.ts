@@ -287,6 +287,38 @@ test.describe('wizard as a product, laptop and phone together', () => {
     }
   });
 
+  test('the code comes into view on a laptop, and the phone goes on in the language chosen there', async ({
+    browser,
+    baseURL,
+  }) => {
+    const laptop = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+    // The phone's own language is English: the one chosen on the laptop wins.
+    const phone = await browser.newContext({
+      baseURL,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-US',
+    });
+    try {
+      const desk = new WizardPage(await laptop.newPage());
+      await desk.start('ar-national-id');
+      await desk.language('es');
+      await desk.button('Mostrar un código QR').click();
+      // The code, its link and "Hide" were below the fold: the page brings them into view.
+      await expect(desk.button('Ocultar el código')).toBeInViewport();
+      await expect(desk.page.getByRole('img', { name: /QR/ })).toBeInViewport();
+      const url = (await desk.page.getByRole('link', { name: /\/handoff\// }).textContent()) ?? '';
+      const mobile = await phone.newPage();
+      await mobile.goto(new URL(url).pathname);
+      await expect(mobile.getByText(/^Paso 1 de \d+$/)).toBeVisible();
+      await expect(mobile.locator('html')).toHaveAttribute('lang', 'es');
+    } finally {
+      await laptop.close();
+      await phone.close();
+    }
+  });
+
   test('the brand from the settings, its colour kept with readable text; unknown pages are 404', async ({
     page,
     request,

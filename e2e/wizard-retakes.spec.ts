@@ -174,7 +174,7 @@ test.describe('wizard: retakes', () => {
     await page.getByLabel('CURP').fill('GODE561231HDFRRN09');
     await page.getByLabel('RFC').fill('GODE561231GR8');
     await page.getByLabel('Occupation').selectOption('student');
-    await page.getByLabel('I accept the privacy notice').check();
+    await page.getByLabel('I declare that the information I gave is true').check();
     await wizard.continue();
     await wizard.send();
     await expect(page.getByText('No face could be seen in the video.')).toBeVisible();

@@ -241,7 +241,7 @@ describe('send-input answers per descriptor', () => {
           field('rfc', 'text', 'PEAA900517AB1', { country: 'MX', key: 'rfc' }),
           field('occupation', 'select', 'employee'),
           field('startDate', 'date', ''),
-          field('consent', 'checkbox', 'true'),
+          field('declaration', 'checkbox', 'true'),
         ],
       },
     });

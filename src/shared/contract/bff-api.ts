@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languages } from '../languages';
 import { livenessChallengeSchema } from './liveness-challenge';
 import { flowInputIds } from './service-api';
 import { MAX_REVIEW_NOTE, REASON_NEEDING_NOTE } from '../review-reasons';
@@ -100,6 +101,8 @@ export const handoffRequestSchema = z.object({
     )
     .max(20)
     .default([]),
+  /** The language chosen on the first device: the phone opens in it. */
+  language: z.enum(languages).optional(),
 });
 export type HandoffRequest = z.input<typeof handoffRequestSchema>;
 export type HandoffCarry = z.infer<typeof handoffRequestSchema>;

@@ -1,3 +1,4 @@
+import { challengeLengthMs } from '@/checks/video/liveness-challenge';
 import { useTranslation } from '@/lib/i18n';
 import { promptCode } from '../lib/prompt-code';
 import { CaptureField } from './capture-field';
@@ -22,7 +23,13 @@ export function BiometricStep({
       {retake && !current?.file && (
         <ProblemMessage code={promptCode(retake.code, step.input)} title={t('retake.title')} />
       )}
-      <p className="muted">{video ? t('biometric.videoHint') : t('biometric.selfieHint')}</p>
+      <p className="muted">
+        {!video
+          ? t('biometric.selfieHint')
+          : challenge
+            ? t('biometric.videoHintChallenge', { count: Math.ceil(challengeLengthMs(challenge) / 1000) })
+            : t('biometric.videoHint')}
+      </p>
       <CaptureField
         label={video ? t('biometric.videoLabel') : t('biometric.selfieLabel')}
         accept={video ? 'video' : 'image'}

@@ -58,7 +58,7 @@ describe('CustomFieldsStep', () => {
       .map((id) => document.getElementById(id)?.textContent);
     expect(described).toContain('CURP: 18 characters: letters and digits, as on your INE.');
     expect(screen.getByText('Fill in RFC.')).toBeTruthy();
-    for (const name of [/RFC/, /Occupation/, /I accept the privacy notice/]) {
+    for (const name of [/RFC/, /Occupation/, /I declare that the information I gave is true/]) {
       const control = screen.getAllByLabelText(name)[0];
       expect(control.getAttribute('aria-invalid')).toBe('true');
     }
@@ -73,7 +73,7 @@ describe('CustomFieldsStep', () => {
     await user.type(await screen.findByRole('textbox', { name: /CURP/ }), 'GODE561231HDFRRN04');
     await user.type(screen.getByRole('textbox', { name: /RFC/ }), 'GODE561231GR8');
     await user.selectOptions(screen.getByRole('combobox', { name: /Occupation/ }), 'student');
-    await user.click(screen.getByRole('checkbox', { name: /I accept the privacy notice/ }));
+    await user.click(screen.getByRole('checkbox', { name: /I declare that the information I gave is true/ }));
     await user.click(screen.getByRole('button', { name: en.actions.continue }));
 
     expect(next).toHaveBeenCalledOnce();
@@ -82,7 +82,7 @@ describe('CustomFieldsStep', () => {
     expect(saved.values).toMatchObject({
       curp: 'GODE561231HDFRRN04',
       occupation: 'student',
-      consent: 'true',
+      declaration: 'true',
     });
     expect(saved.fields.find((f) => f.name === 'curp')?.atomicFieldParams).toEqual({
       type: 'text',
@@ -97,13 +97,18 @@ describe('CustomFieldsStep', () => {
     try {
       renderStep({
         kind: 'custom-fields',
-        values: { curp: 'GODE561231HDFRRN04', rfc: 'GODE561231GR8', occupation: 'other', consent: 'true' },
+        values: {
+          curp: 'GODE561231HDFRRN04',
+          rfc: 'GODE561231GR8',
+          occupation: 'other',
+          declaration: 'true',
+        },
         fields: [],
       });
       const curp = (await screen.findByRole('textbox', { name: /CURP/ })) as HTMLInputElement;
       expect(curp.value).toBe('GODE561231HDFRRN04');
       const consent = screen.getByRole('checkbox', {
-        name: /I accept the privacy notice/,
+        name: /I declare that the information I gave is true/,
       }) as HTMLInputElement;
       expect(consent.checked).toBe(true);
       expect(screen.getByText(es.fields.hint)).toBeTruthy();

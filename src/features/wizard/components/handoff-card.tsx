@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n';
 import type { HandoffPhase } from '../hooks/use-handoff';
 
@@ -11,8 +12,14 @@ type Props = {
 export function HandoffCard({ handoff, onShow, onHide }: Props) {
   const { t, i18n } = useTranslation('wizard');
   const claimed = handoff.phase === 'shown' && handoff.state?.claimed;
+  const card = useRef<HTMLElement>(null);
+  const shown = handoff.phase === 'shown';
+  // The code, its link, expiry and "Hide" grow the card below the fold on a laptop: brought into view.
+  useEffect(() => {
+    if (shown) card.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [shown]);
   return (
-    <section className="handoff-card" aria-labelledby="handoff-title">
+    <section ref={card} className="handoff-card" aria-labelledby="handoff-title">
       <h2 id="handoff-title">{t('handoff.title')}</h2>
       {handoff.phase !== 'shown' && <p className="muted">{t('handoff.hint')}</p>}
       {(handoff.phase === 'idle' || handoff.phase === 'failed') && (

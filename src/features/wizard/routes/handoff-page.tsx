@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from '@/lib/i18n';
+import { setLanguage, useTranslation } from '@/lib/i18n';
 import { usePageTitle } from '@/lib/use-page-title';
 import { Link } from '@/lib/link';
 import { navigate } from '@/lib/router';
@@ -50,6 +50,8 @@ export default function HandoffPage({ token }: { token: string }) {
     let stopped = false;
     claim
       .then(async ({ flowId, verification, carry }) => {
+        // The phone goes on in the language the person chose on the first device moments ago.
+        if (carry?.language) await setLanguage(carry.language).catch(() => undefined);
         await storage.saveState(flowId, handedOverState(flowId, verification, carry)).catch(() => undefined);
         if (!stopped) navigate(`/verify/${encodeURIComponent(flowId)}`, { replace: true });
       })

@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useEffect, useMemo } from 'react';
-import { useTranslation } from '@/lib/i18n';
+import { useTranslation, type Language } from '@/lib/i18n';
 import { usePageTitle } from '@/lib/use-page-title';
 import { lazyScreen } from '@/lib/lazy-screen';
 import { useScreenSettled } from '@/lib/use-screen-settled';
@@ -94,7 +94,7 @@ function StepScreen({ wizard, steps, state }: { wizard: Wizard; steps: WizardSte
 const welcomePosition = { screen: 'welcome', stepIndex: 0 } as const;
 
 /** What the phone carries on with: the consent, and the document chosen per document step. */
-function carryOf(state: WizardState, steps: WizardStep[]): HandoffRequest {
+function carryOf(state: WizardState, steps: WizardStep[], language: Language): HandoffRequest {
   const documents: HandoffRequest['documents'] = [];
   for (const step of steps) {
     const capture = state.captures[step.key];
@@ -106,7 +106,7 @@ function carryOf(state: WizardState, steps: WizardStep[]): HandoffRequest {
         region: capture.region,
       });
   }
-  return { consentedAt: state.consentedAt ?? new Date().toISOString(), documents };
+  return { consentedAt: state.consentedAt ?? new Date().toISOString(), documents, language };
 }
 
 export default function WizardPage({ flowId }: { flowId: string }) {
@@ -141,7 +141,10 @@ export default function WizardPage({ flowId }: { flowId: string }) {
   const askPhone = () =>
     void showHandoff(async () => {
       const state = await consent({ stay: true });
-      return { verificationId: state.verification.verificationId, carry: carryOf(state, steps) };
+      return {
+        verificationId: state.verification.verificationId,
+        carry: carryOf(state, steps, i18n.language),
+      };
     });
 
   usePageTitle(t('title'));

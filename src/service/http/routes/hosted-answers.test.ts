@@ -150,7 +150,7 @@ describe('answers in the hosted API shape (SERVICE_EXTENSIONS=off)', () => {
                 field('curp', 'text', person!.curp!),
                 field('rfc', 'text', person!.rfc!),
                 field('occupation', 'select', 'employee'),
-                field('consent', 'checkbox', 'true'),
+                field('declaration', 'checkbox', 'true'),
               ],
             },
           },
