@@ -91,7 +91,7 @@ test.describe('wizard: happy paths', () => {
     await page.getByLabel('CURP').fill('GODE561231HDFRRN09');
     await page.getByLabel('RFC').fill('GODE561231GR8');
     await page.getByLabel('Occupation').selectOption('employee');
-    await page.getByLabel('Employed since').fill('2020-02-01');
+    await wizard.date('Employed since', { day: 1, month: 2, year: 2020 });
     await page.getByLabel('I declare that the information I gave is true').check();
     await wizard.continue();
     await expect(page.getByText('GODE561231HDFRRN09')).toBeVisible();

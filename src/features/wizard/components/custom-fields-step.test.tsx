@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -63,7 +63,8 @@ describe('CustomFieldsStep', () => {
       expect(control.getAttribute('aria-invalid')).toBe('true');
     }
     // Optional and empty is fine.
-    expect(screen.getByLabelText(/Employed since/).getAttribute('aria-invalid')).toBe('false');
+    const since = screen.getByRole('group', { name: /Employed since/ });
+    expect(within(since).getByRole('textbox', { name: 'Day' }).getAttribute('aria-invalid')).toBe('false');
     expect(save).not.toHaveBeenCalled();
     expect(next).not.toHaveBeenCalled();
   });
@@ -92,6 +93,32 @@ describe('CustomFieldsStep', () => {
     expect(saved.fields.find((f) => f.name === 'startDate')?.atomicFieldParams.value).toBe('');
   });
 
+  it("asks a date in the chosen language's order and words, never the browser's; a partial one is refused", async () => {
+    const { save, user } = renderStep();
+    await user.type(await screen.findByRole('textbox', { name: /CURP/ }), 'GODE561231HDFRRN04');
+    await user.type(screen.getByRole('textbox', { name: /RFC/ }), 'GODE561231GR8');
+    await user.selectOptions(screen.getByRole('combobox', { name: /Occupation/ }), 'student');
+    await user.click(screen.getByRole('checkbox', { name: /I declare that the information I gave is true/ }));
+    const since = screen.getByRole('group', { name: /Employed since/ });
+    // English writes the month first, by its name.
+    const labels = [...since.querySelectorAll('label')].map((l) => l.textContent);
+    expect(labels).toEqual(['Month', 'Day', 'Year']);
+    await user.selectOptions(within(since).getByRole('combobox', { name: 'Month' }), 'February');
+    await user.type(within(since).getByRole('textbox', { name: 'Day' }), '30');
+    await user.click(screen.getByRole('button', { name: en.actions.continue }));
+    expect(await screen.findByText('Employed since: enter a real date.')).toBeTruthy();
+    expect(save).not.toHaveBeenCalled();
+    await user.type(within(since).getByRole('textbox', { name: 'Year' }), '2020');
+    await user.click(screen.getByRole('button', { name: en.actions.continue }));
+    expect(await screen.findByText('Employed since: enter a real date.')).toBeTruthy();
+    await user.clear(within(since).getByRole('textbox', { name: 'Day' }));
+    await user.type(within(since).getByRole('textbox', { name: 'Day' }), '1');
+    await user.click(screen.getByRole('button', { name: en.actions.continue }));
+    const saved = save.mock.calls[0][0];
+    if (saved.kind !== 'custom-fields') throw new Error('custom fields expected');
+    expect(saved.values.startDate).toBe('2020-02-01');
+  });
+
   it('comes back filled after a reload, and speaks Spanish', async () => {
     await setLanguage('es');
     try {
@@ -112,6 +139,10 @@ describe('CustomFieldsStep', () => {
       }) as HTMLInputElement;
       expect(consent.checked).toBe(true);
       expect(screen.getByText(es.fields.hint)).toBeTruthy();
+      // Spanish writes the day first, and the months by their Spanish names.
+      const since = screen.getByRole('group', { name: /Employed since|Empleado desde/ });
+      expect([...since.querySelectorAll('label')].map((l) => l.textContent)).toEqual(['Día', 'Mes', 'Año']);
+      expect(within(since).getByRole('option', { name: 'febrero' })).toBeTruthy();
       expect((screen.getByRole('button', { name: es.actions.continue }) as HTMLButtonElement).disabled).toBe(
         false,
       );

@@ -4,6 +4,7 @@ import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from '@/lib/i18n';
 import { customFieldValuesSchema, toCustomFields } from '@/shared/custom-fields';
 import type { CustomFieldDefinition } from '@/shared/flow';
+import { DateField } from './date-field';
 import type { StepProps } from './step-props';
 
 const emptyValue = (field: CustomFieldDefinition) => (field.type === 'checkbox' ? 'false' : '');
@@ -92,6 +93,30 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
             </div>
           );
         }
+        if (field.type === 'date') {
+          return (
+            <div key={field.name} className="field">
+              <Controller
+                control={control}
+                name={field.name}
+                render={({ field: f }) => (
+                  <DateField
+                    id={id}
+                    label={label}
+                    required={!!field.required}
+                    value={f.value}
+                    invalid={!!error}
+                    describedBy={describedBy}
+                    onChange={f.onChange}
+                    onBlur={f.onBlur}
+                  />
+                )}
+              />
+              {hint}
+              {errorText}
+            </div>
+          );
+        }
         return (
           <div key={field.name} className="field">
             <label htmlFor={id}>
@@ -116,7 +141,7 @@ export default function CustomFieldsStep({ step, capture, save, next }: StepProp
             ) : (
               <input
                 id={id}
-                type={field.type === 'date' ? 'date' : 'text'}
+                type="text"
                 aria-invalid={!!error}
                 aria-describedby={describedBy}
                 required={field.required}
