@@ -74,6 +74,9 @@ async function recordWithChallenge(page: Page) {
   expect(asked.every((a) => a in cues)).toBe(true);
   expect(asked.some((a) => /^Turn your head to your (left|right)$/.test(a))).toBe(true);
   await wizard.expectAccessible('challenge before recording');
+  // The instructions' first line and the way out stay on the screen, whatever its size.
+  await expect(page.getByText(/^Look at the camera\. While recording/)).toBeInViewport();
+  await expect(wizard.button('Close the camera')).toBeInViewport();
   await wizard.button('Start recording').click();
   // Face the camera first, then each movement at its cue, with the guide under it.
   await expect(page.getByText('Look at the camera and hold still')).toBeVisible({ timeout: 20_000 });
@@ -148,7 +151,10 @@ test('a camera that only looks at it is told so at the liveness step, before any
   test.setTimeout(480_000);
   const browser = await launch('e2e/fixtures/camera/face.mjpeg');
   try {
-    const page = await (await browser.newContext({ baseURL })).newPage();
+    // A phone's screen: the camera sheet fills it.
+    const page = await (
+      await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } })
+    ).newPage();
     const { wizard, asked } = await recordWithChallenge(page);
     await expect(page.getByRole('alert')).toHaveText(
       `“${asked[0]}” was not seen when it was asked. Record again and make each movement when the screen asks for it, and no other.`,
