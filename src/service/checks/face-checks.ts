@@ -112,8 +112,8 @@ export interface FrameSampling {
  * The challenge's frames: 4 a second of up to the longest challenge and the extra a recording may
  * run (`CHALLENGE_MAX_MS`, `CLIP_EXTRA_MS`), at 360 px, where the face of a front camera still
  * spans ~150 px for the mesh (which works at 192 px). Of them, 2 a second are looked at (a turn is
- * held for a second, and shows in one frame of 2 a second at least) and all 4 in the windows of
- * asked eye closings; where an asked eye closing was missed and would make the clip
+ * held for a second, and shows in one frame of 2 a second at least) and all 4 in the asked
+ * windows; where an asked eye closing was missed and would make the clip
  * pass (`blinkWindows`), its window again at up to `CLOSER_LOOK_FPS`. A recording that a loaded
  * browser made at 5–10 frames a second (gaps up to 0.75 s measured) can hide a 0.4 s closing
  * between the frames of 4 a second; the closer look reads each frame such a recording kept. Each
@@ -287,12 +287,11 @@ export async function videoChallenge(
     twins.set(digest, reading);
     read.set(timeMs, reading);
   };
-  const inClosingWindow = (timeMs: number) =>
+  // Every frame in the asked windows: a closing may be short, and the rest between two turns the
+  // same way must be seen for them to count as two (a look at rest between them separates them).
+  const inAskedWindow = (timeMs: number) =>
     challenge.cuesMs.some(
-      (cue, i) =>
-        challenge.actions[i] === 'blink' &&
-        timeMs >= cue - CUE_EARLY_MS &&
-        timeMs <= cue + CUE_WINDOW_MS + WINDOW_AFTER_MS,
+      (cue) => timeMs >= cue - CUE_EARLY_MS && timeMs <= cue + CUE_WINDOW_MS + WINDOW_AFTER_MS,
     );
   try {
     const rate = CHALLENGE_SAMPLING.fps ?? 1;
@@ -303,7 +302,7 @@ export async function videoChallenge(
     const digests = frames.map(pixelsDigest);
     for (const [i, frame] of frames.entries()) {
       const timeMs = Math.round((i * 1000) / rate);
-      if (i % CHALLENGE_COARSE_STEP !== 0 && !inClosingWindow(timeMs)) continue;
+      if (i % CHALLENGE_COARSE_STEP !== 0 && !inAskedWindow(timeMs)) continue;
       await look(timeMs, frame, digests[i]);
       if (failedAlready(timed(), challenge, timeMs)) return judgeChallenge(timed(), challenge);
     }
