@@ -1,6 +1,11 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { CameraPage, launchWithCamera } from './fixtures/camera-page';
+import { documentOnTable } from './fixtures/covered-document';
+import { samplePath } from './fixtures/samples';
+import { testSettings } from './fixtures/test-settings';
 import { WizardPage } from './fixtures/wizard-page';
 
 // The document camera looks for the document itself (issue 20, item 5): with a fake camera that
@@ -94,4 +99,39 @@ test('with no document in view the camera says so and waits for the shutter', as
   expect(await camera.status().ariaSnapshot()).toMatch(/^- status: "?No document in view/);
   await camera.shutter().click();
   await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
+});
+
+test('a thumb over the passport: the camera says something covers it and takes nothing by itself', async ({
+  baseURL,
+}) => {
+  test.slow();
+  // The passport sample on a table with a thumb reaching in from the frame's edge over the page
+  // (e2e/fixtures/covered-document.ts), two frames of a fake camera.
+  const dir = `test-results/document-camera-${testSettings.E2E_PORT}`;
+  await mkdir(dir, { recursive: true });
+  const frame = await sharp(await documentOnTable(samplePath('ar-passport.jpg'), { finger: true }))
+    .resize(960, 720)
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const clip = `${dir}/covered.mjpeg`;
+  await writeFile(clip, Buffer.concat([frame, frame]));
+  const browser = await launchWithCamera(clip);
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage();
+    const wizard = new WizardPage(page);
+    const camera = new CameraPage(page);
+    await camera.recordStatus();
+    await wizard.start('global-passport');
+    await page.getByLabel('Issuing country').selectOption('AR');
+    await wizard.continue();
+    await camera.open();
+    await expect(camera.status()).toHaveText(/Something covers the document/, { timeout: 60_000 });
+    await expect
+      .poll(async () => (await camera.lookTimings()).main.length, { timeout: 30_000 })
+      .toBeGreaterThan(6);
+    await expect(camera.useShot()).toHaveCount(0);
+    expect(await camera.statusLog()).not.toContainEqual(expect.stringContaining('Photo taken.'));
+  } finally {
+    await browser.close();
+  }
 });

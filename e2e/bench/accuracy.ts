@@ -13,6 +13,7 @@ import { faceCoverSection } from './lib/accuracy-face-cover';
 import { facesAccuracy } from './lib/accuracy-faces';
 import { livenessSection } from './lib/accuracy-liveness';
 import { mrzAccuracy } from './lib/accuracy-mrz';
+import { occlusionSection } from './lib/accuracy-occlusion';
 import { printedFieldsAccuracy } from './lib/accuracy-printed-fields';
 import { screensSection } from './lib/accuracy-screens';
 import { loadEvalSet, type AccuracySection, type EvalSet } from './lib/eval-set';
@@ -26,6 +27,7 @@ const sections: Record<string, (set: EvalSet) => Promise<AccuracySection>> = {
   'document-checks': documentChecksSection,
   'printed-fields': printedFieldsAccuracy,
   screens: screensSection,
+  occlusion: occlusionSection,
   'card-selfie': cardSelfieSection,
 };
 

@@ -11,6 +11,7 @@ import {
 import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
 import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
+import { isCovered, type CoverLook } from '@/checks/document/occlusion';
 import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
@@ -241,6 +242,8 @@ interface PhotoCheck {
   viz?: VizCropJob[];
   /** Look for a screen's moiré (when no marker decides). */
   screen?: boolean;
+  /** Look for something covering the document (when no marker decides). */
+  cover?: boolean;
   /** Facts recorded once the size passes, before the markers. */
   sized?: InputFacts;
   /** Read sample markers (DEMO_SCENARIOS). */
@@ -275,6 +278,7 @@ async function checkPhoto(
       alteration?: AlterationMap | null | { failed: string };
       vizCrops?: VizCrop[];
       screen?: ScreenLook;
+      cover?: CoverLook;
     }
 > {
   if (file.format !== 'jpeg' && file.format !== 'png') {
@@ -311,6 +315,7 @@ async function checkPhoto(
       alteration: !scenario && photo.alteration,
       viz: scenario ? undefined : photo.viz,
       screen: !scenario && photo.screen,
+      cover: !scenario && photo.cover,
     },
     run,
   );
@@ -335,6 +340,7 @@ async function checkPhoto(
     alteration: measured.alteration,
     vizCrops: measured.vizCrops,
     screen: measured.screen,
+    cover: measured.cover,
   };
 }
 
@@ -379,6 +385,7 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
       document: true,
       alteration: wantsFace,
       screen: true,
+      cover: true,
       unusable: 'documentPhoto.unexpectedData',
       notAPhoto: 'a document photo must be a JPEG or PNG image',
       small: 'documentPhoto.smallImageSize',
@@ -402,6 +409,17 @@ export function checkDocumentPhoto(file: StoredFile, ctx: DocumentPhotoContext):
     }
     if (metrics.grayscale) return fail('documentPhoto.grayscaleImage', 'the photo is in grayscale', facts);
     if (metrics.blurry) return fail('documentPhoto.blurryText', 'the photo is too blurry to read', facts);
+    // Something over the document (`@/checks/document/occlusion`), named before what it causes: a
+    // cover hides the outline (noDocument, croppedDocument), the zone, the portrait or a field.
+    if (photo.cover) {
+      facts.coverBlocks = { inside: photo.cover.inside, outside: photo.cover.outside };
+      if (isCovered(photo.cover, photo.document?.textChars ?? 0))
+        return fail(
+          'documentPhoto.occludedDocument',
+          `${markerMessages['documentPhoto.occludedDocument']} (an object or a hand reaches over its print)`,
+          facts,
+        );
+    }
     const outline = photo.document?.verdict;
     if (outline === 'none')
       return fail('documentPhoto.noDocument', markerMessages['documentPhoto.noDocument'] ?? '', facts);

@@ -22,6 +22,7 @@ import type { AlterationMap } from '@/checks/document/alteration';
 import { alterationMap } from '@/checks/document/node/alteration-map';
 import { vizCrops, type VizCrop, type VizCropJob } from '@/checks/viz/node/viz-crops';
 import { lookForScreen, type ScreenLook } from '@/checks/document/screen-photo';
+import { lookForCover, type CoverLook } from '@/checks/document/occlusion';
 
 /**
  * Larger images are first shrunk by sharp so the long side is this many pixels; the shared metrics
@@ -123,6 +124,8 @@ export interface ImageJob {
   viz?: VizCropJob[];
   /** Look for a screen's moiré (`@/checks/document/screen-photo`). */
   screen?: boolean;
+  /** Look for something covering the document (`@/checks/document/occlusion`). */
+  cover?: boolean;
 }
 
 /** RGB or RGBA pixels, row by row: the face checks' input (the alpha byte is skipped). */
@@ -155,6 +158,8 @@ export type InspectedImage =
       vizCrops?: VizCrop[];
       /** A screen's moiré, and the wall and CPU milliseconds its look took (CPU: the process's). */
       screen?: ScreenLook & { ms: number; cpuMs: number };
+      /** Something covering the document, and the wall and CPU milliseconds its look took. */
+      cover?: CoverLook & { ms: number; cpuMs: number };
     }
   | { ok: false; reason: string };
 
@@ -209,6 +214,17 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
     const look = lookForScreen(pixels);
     const { user, system } = process.cpuUsage(cpu);
     result.screen = {
+      ...look,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      cpuMs: Math.round((user + system) / 100) / 10,
+    };
+  }
+  if (job.cover) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const look = lookForCover(pixels);
+    const { user, system } = process.cpuUsage(cpu);
+    result.cover = {
       ...look,
       ms: Math.round((performance.now() - started) * 10) / 10,
       cpuMs: Math.round((user + system) / 100) / 10,

@@ -50,6 +50,11 @@ export interface InputFacts {
   documentAspect?: number;
   /** Share of the photo's blocks with a screen's colour ripples (`@/checks/document/screen-photo`). */
   screenShare?: number;
+  /**
+   * The largest cover seen over the document (`@/checks/document/occlusion`): its blocks inside the
+   * hull of the document's print and beyond it.
+   */
+  coverBlocks?: { inside: number; outside: number };
   /** Faces found in the image (selfie, document portrait, sampled video frames: the most in one frame). */
   faces?: number;
   /** Mean eye openness of the largest face (`src/checks/face/face-rules.ts`). */

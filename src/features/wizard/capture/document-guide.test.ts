@@ -35,6 +35,19 @@ describe('adviseOn', () => {
     expect(adviseOn(framed(0.5, 0, { blurScore: 10 }))).toBe('blurry');
     expect(adviseOn(framed(0.5))).toBe('holdStill');
   });
+
+  it('names a cover over the document before what it causes, and never takes a covered shot', () => {
+    expect(adviseOn(framed(0.5, 0, { covered: true }))).toBe('covered');
+    expect(adviseOn({ ...framed(0.5), verdict: { kind: 'none' }, covered: true })).toBe('covered');
+    expect(adviseOn({ ...framed(0.5), verdict: { kind: 'cropped', quad: [] }, covered: true })).toBe(
+      'covered',
+    );
+    expect(adviseOn(framed(0.5, 0, { covered: false }))).toBe('holdStill');
+    const watch = new SteadyWatch();
+    const covered = framed(0.5, 0, { covered: true });
+    for (const now of [0, 250, STEADY_MS, 2 * STEADY_MS])
+      expect(watch.see(covered, adviseOn(covered), now)).toBe(false);
+  });
 });
 
 describe('SteadyWatch', () => {

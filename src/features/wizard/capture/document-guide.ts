@@ -3,11 +3,20 @@ import { hasGlare, isBlurry } from '@/checks/image/image-metrics';
 
 /**
  * What the document camera's live look says, from the document worker's look at a frame: the
- * shared outline rules (`@/checks/document/document-outline`) and the shared blur and glare metrics
+ * shared outline rules (`@/checks/document/document-outline`), the shared cover rule
+ * (`@/checks/document/occlusion`) and the shared blur and glare metrics
  * (`@/checks/image/image-metrics`), so the advice matches what the photo check will say of the shot.
  */
 export type DocumentAdvice =
-  'searching' | 'noDocument' | 'moveCloser' | 'fitWhole' | 'glare' | 'blurry' | 'holdStill' | 'taken';
+  | 'searching'
+  | 'covered'
+  | 'noDocument'
+  | 'moveCloser'
+  | 'fitWhole'
+  | 'glare'
+  | 'blurry'
+  | 'holdStill'
+  | 'taken';
 
 /** The worker's look at one live frame (at most OUTLINE_LONG_SIDE long). */
 export interface LiveLook {
@@ -18,6 +27,11 @@ export interface LiveLook {
   blurScore: number;
   /** Blown-out share inside the found document's bounds (0 when none is found). */
   glareShare: number;
+  /**
+   * Something reaches over the document from beyond it (a finger, an object: `isCovered` of
+   * `@/checks/document/occlusion`, at the service's scale); absent where it was not looked for.
+   */
+  covered?: boolean;
 }
 
 /**
@@ -35,6 +49,8 @@ export const LOOK_INTERVAL_MS = 250;
 /** The advice for one look (never `searching` nor `taken`, which the camera says itself). */
 export function adviseOn(look: LiveLook): Exclude<DocumentAdvice, 'searching' | 'taken'> {
   const { verdict } = look;
+  // As the service names it: before what a cover causes (no document found, an edge cut off).
+  if (look.covered) return 'covered';
   if (verdict.kind === 'none') return 'noDocument';
   if (verdict.kind !== 'framed') return 'fitWhole';
   if (polygonArea(verdict.quad) / (look.width * look.height) < MOVE_CLOSER_SHARE) return 'moveCloser';

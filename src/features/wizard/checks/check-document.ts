@@ -55,5 +55,5 @@ export const findDocument = (source: Blob | ImageBitmap): Promise<OutlineVerdict
  */
 export const findDocumentSide = (
   source: Blob,
-): Promise<Pick<DocumentAnswer, 'verdict' | 'quad' | 'crop'> | null> =>
+): Promise<Pick<DocumentAnswer, 'verdict' | 'quad' | 'crop' | 'covered'> | null> =>
   lookAtDocument(source, false, true).then((answer) => (answer?.verdict ? answer : null));

@@ -71,6 +71,7 @@ export type DocumentReadCode = Extract<
   | 'documentPhoto.typeMismatch'
   | 'documentPhoto.noDocument'
   | 'documentPhoto.croppedDocument'
+  | 'documentPhoto.occludedDocument'
 >;
 
 export type ImageRefusal =
@@ -240,6 +241,11 @@ async function judgeDocumentSide(
   const outline = found?.verdict;
   const looksForPortrait = Boolean(outline && claim && IDENTITY_TYPES.includes(claim.type));
   if (!looksForPortrait) found?.crop?.close();
+  // Named before what a cover causes, as the service names it (`@/checks/document/occlusion`).
+  if (found?.covered) {
+    found.crop?.close();
+    return fail('documentPhoto.occludedDocument');
+  }
   if (outline?.kind === 'none') return fail('documentPhoto.noDocument');
   if (outline?.kind === 'cropped') return fail('documentPhoto.croppedDocument');
   const distance = opts.otherSide?.phash ? hammingDistance(opts.otherSide.phash, phash) : Infinity;

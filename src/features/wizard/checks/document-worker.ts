@@ -16,6 +16,7 @@ import {
   type OutlineVerdict,
   type Point,
 } from '@/checks/document/document-outline';
+import { isCovered, lookForCover } from '@/checks/document/occlusion';
 import { documentGlareShare, laplacianVariance, toGray } from '@/checks/image/image-metrics';
 
 export interface DocumentRequest {
@@ -40,6 +41,8 @@ export interface DocumentAnswer {
   quad?: Point[];
   /** The framed document straightened at the decode's resolution (transferred). */
   crop?: ImageBitmap;
+  /** Something reaches over the document from beyond it (`@/checks/document/occlusion`). */
+  covered?: boolean;
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -92,10 +95,13 @@ async function look(
   bitmap.close();
   const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
-  const { verdict, scale: back } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
+  const pixels = { data: image.data, width, height, channels: 4 };
+  const { verdict, scale: back, textChars } = outlineOf(cv, pixels);
+  // The cover rule box-filters to its own 256 px: a live frame (512) and a photo (1024) alike.
+  const covered = isCovered(lookForCover(pixels), textChars);
   if (!live) {
     const ms = performance.now() - started;
-    if (!straightened || verdict.kind !== 'framed') return { verdict, ms };
+    if (!straightened || verdict.kind !== 'framed') return { verdict, ms, covered };
     // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
     const size = straightenedSize(quad, image);
@@ -103,7 +109,7 @@ async function look(
     const crop = await createImageBitmap(
       new ImageData(new Uint8ClampedArray(pixels.data.buffer), pixels.width, pixels.height),
     );
-    return { verdict, ms, quad: quadShares(quad, image), crop };
+    return { verdict, ms, quad: quadShares(quad, image), crop, covered };
   }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
@@ -112,7 +118,7 @@ async function look(
   return {
     verdict,
     ms: performance.now() - began,
-    live: { verdict, width, height, blurScore, glareShare: glare },
+    live: { verdict, width, height, blurScore, glareShare: glare, covered },
   };
 }
 
