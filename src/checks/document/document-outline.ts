@@ -133,24 +133,6 @@ export function judgeOutline(look: OutlineLook): OutlineVerdict {
   return { kind: 'fullFrame' };
 }
 
-/**
- * A selfie that is a photo of a document (an ID card held up or photographed, a printed page):
- * its print shows as lines of characters. Photos of people show some (a printed shirt, a bead
- * curtain, a blind): at most 36 characters in lines over the 106 photos of people in
- * the eval set of bench:accuracy, where camera photos of cards and passports (at the distance of a document
- * photo, not held up to the lens) show 41–335 (npm run bench:accuracy, "documents sent as
- * selfies"). A selfie is a document's photo where its print reaches this, or where a document's
- * outline is found framed with print on it.
- */
-export const SELFIE_PRINT_MIN_CHARS = 2 * TEXT_MIN_CHARS;
-
-export function selfieShowsDocument(verdict: OutlineVerdict['kind'], textChars: number): boolean {
-  // The print decides: a framed outline is no document by itself (a camera frame around a face,
-  // a picture on the wall behind the person are found framed too).
-  void verdict;
-  return textChars >= SELFIE_PRINT_MIN_CHARS;
-}
-
 interface Box {
   x: number;
   y: number;
