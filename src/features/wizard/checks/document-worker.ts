@@ -40,6 +40,8 @@ export interface DocumentAnswer {
   quad?: Point[];
   /** The framed document straightened at the decode's resolution (transferred). */
   crop?: ImageBitmap;
+  /** For a photo: characters in lines of print (`selfieShowsDocument`). */
+  textChars?: number;
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -92,18 +94,19 @@ async function look(
   bitmap.close();
   const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
-  const { verdict, scale: back } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
+  const { verdict, scale: back, textChars } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
   if (!live) {
     const ms = performance.now() - started;
-    if (!straightened || verdict.kind !== 'framed') return { verdict, ms };
-    // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
+    if (verdict.kind !== 'framed') return { verdict, ms, textChars };
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
+    if (!straightened) return { verdict, ms, textChars, quad: quadShares(quad, image) };
+    // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const size = straightenedSize(quad, image);
     const pixels = straighten(cv, image, quad, size.width, size.height);
     const crop = await createImageBitmap(
       new ImageData(new Uint8ClampedArray(pixels.data.buffer), pixels.width, pixels.height),
     );
-    return { verdict, ms, quad: quadShares(quad, image), crop };
+    return { verdict, ms, textChars, quad: quadShares(quad, image), crop };
   }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
