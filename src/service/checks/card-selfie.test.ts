@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceMatch } from '@/checks/face/node/face-match';
+import { inspectImage } from '@/checks/image/node/image';
 import { sample } from '../../../e2e/fixtures/samples';
 import { createVerification, sendInput, startService, type RunningService } from '../testing/harness';
 import { checkSelfiePhoto } from './check-input';
-import type { StoredFile } from '@/checks/inputs/node/types';
+import { faceDescriptorOf } from './face-checks';
+import type { InputFacts, StoredFile } from '@/checks/inputs/node/types';
 
 // Issue 35: the DNI's front uploaded at the selfie step was accepted (its printed portrait is a
 // face), and the face match then compared the portrait with itself. A selfie that shows a
@@ -62,5 +65,35 @@ describe('a document sent as the selfie, over HTTP', () => {
     expect(card.error?.message).toContain('document');
     const person = await send('selfie.jpg');
     expect(person.result).toBe(true);
+  });
+});
+
+describe("the face match of the document's own picture", () => {
+  // What the face match reads of each input: its face descriptor and its perceptual hash.
+  async function factsOf(file: string): Promise<InputFacts> {
+    const inspected = await inspectImage(sample(file).path, {});
+    if (!inspected.ok) throw new Error(inspected.reason);
+    return { faceDescriptor: await faceDescriptorOf(sample(file).path), phash: inspected.metrics.phash };
+  }
+
+  it('never passes the same picture as the selfie, whatever its score', async () => {
+    const front = await factsOf('ar-national-id-front.jpg');
+    const match = faceMatch(await factsOf('ar-national-id-front.jpg'), front);
+    expect(match).toMatchObject({ passed: false, samePortrait: true });
+    expect(match?.score).toBe(100);
+  });
+
+  it('never passes a face that is the same drawn portrait printed on another card', async () => {
+    const match = faceMatch(
+      await factsOf('br-driving-license-front.jpg'),
+      await factsOf('ar-national-id-front.jpg'),
+    );
+    expect(match).toMatchObject({ passed: false, samePortrait: true });
+  });
+
+  it('passes the selfie sample against the DNI it was drawn for', async () => {
+    const match = faceMatch(await factsOf('selfie.jpg'), await factsOf('ar-national-id-front.jpg'));
+    expect(match?.passed).toBe(true);
+    expect(match?.samePortrait).toBeUndefined();
   });
 });
