@@ -34,6 +34,7 @@ async function judged(path: string) {
     outline: document.verdict,
     textChars: document.textChars,
     ...(document.quad ? { quad: document.quad } : {}),
+    ...(document.cards ? { cards: document.cards } : {}),
     ...(first
       ? {
           face: {
@@ -72,6 +73,7 @@ export async function cardSelfieSection(set: EvalSet): Promise<AccuracySection> 
     documentsByPrint: byReason(documents, 'print'),
     documentsByPortraitOnDocument: byReason(documents, 'portraitOnDocument'),
     documentsByFarFaceWithPrint: byReason(documents, 'farFaceWithPrint'),
+    documentsByPortraitOnCard: byReason(documents, 'portraitOnCard'),
     samples: portraitSamples.length,
     samplesRefusedAsSelfies: samplesCaught.length,
     faces: faces.length,
@@ -82,7 +84,7 @@ export async function cardSelfieSection(set: EvalSet): Promise<AccuracySection> 
   return {
     name: 'documents sent as selfies (selfiePhoto.validationError)',
     lines: [
-      `document photos sent as selfies refused ${caught.length}/${documents.length} (print ${figures.documentsByPrint}, portrait on a document's outline ${figures.documentsByPortraitOnDocument}, far face among print ${figures.documentsByFarFaceWithPrint})`,
+      `document photos sent as selfies refused ${caught.length}/${documents.length} (print ${figures.documentsByPrint}, portrait on a document's outline ${figures.documentsByPortraitOnDocument}, far face among print ${figures.documentsByFarFaceWithPrint}, far face on a card's outline ${figures.documentsByPortraitOnCard})`,
       ...documents.filter((e) => !refusedAs.has(e.file)).map((e) => `  kept as a selfie: ${e.file}`),
       `the product's samples with a portrait refused ${samplesCaught.length}/${portraitSamples.length}`,
       ...portraitSamples.filter((e) => !refusedAs.has(e.file)).map((e) => `  kept as a selfie: ${e.file}`),

@@ -34,6 +34,25 @@ describe('selfieShowsDocument', () => {
     expect(selfieShowsDocument(look({ outline: 'none', textChars: 24, face }))).toBe('farFaceWithPrint');
   });
 
+  it('refuses a far face wholly inside a small card-shaped outline, with no print read', () => {
+    const small = [
+      { x: 0.13, y: 0.42 },
+      { x: 0.66, y: 0.42 },
+      { x: 0.67, y: 0.61 },
+      { x: 0.11, y: 0.61 },
+    ];
+    const face = { x: 0.16, y: 0.47, w: 0.12, h: 0.07 };
+    expect(selfieShowsDocument(look({ width: 576, height: 1024, cards: [small], face }))).toBe(
+      'portraitOnCard',
+    );
+    // A close face is no card's portrait, whatever outline is around it.
+    const close = { x: 0.2, y: 0.2, w: 0.5, h: 0.35 };
+    expect(selfieShowsDocument(look({ width: 576, height: 1024, cards: [card], face: close }))).toBeNull();
+    // A face reaching out of the outline is not printed on it.
+    const across = { x: 0.6, y: 0.45, w: 0.12, h: 0.07 };
+    expect(selfieShowsDocument(look({ width: 576, height: 1024, cards: [small], face: across }))).toBeNull();
+  });
+
   it('keeps a close face, a face filling a frame, and a far face without print', () => {
     const close = { x: 0.3, y: 0.1, w: 0.4, h: 0.6 };
     expect(selfieShowsDocument(look({ outline: 'none', textChars: 36, face: close }))).toBeNull();

@@ -48,6 +48,8 @@ export interface SelfieLook {
   textChars: number;
   /** A framed (or cropped) document's corners, as shares of the photo's width and height. */
   quad?: Point[];
+  /** Card-shaped quads of any size, as shares (`OutlineLook.cards`): a small card in view. */
+  cards?: Point[][];
   /** The largest face, when one was found (the selfie's face check). */
   face?: ShareBox;
 }
@@ -58,14 +60,20 @@ export type SelfieDocumentReason =
   /** The face is a small portrait inside a document's outline with print on it. */
   | 'portraitOnDocument'
   /** A far, small face with a document's print around it. */
-  | 'farFaceWithPrint';
+  | 'farFaceWithPrint'
+  /** A far, small face wholly inside a card-shaped outline many times its size: a card's portrait. */
+  | 'portraitOnCard';
 
 /** Why a selfie is a photo of a document, or null when it is not. */
 export function selfieShowsDocument(look: SelfieLook): SelfieDocumentReason | null {
   if (look.textChars >= SELFIE_PRINT_MIN_CHARS) return 'print';
   const { face } = look;
   // Without a face there is no portrait to tell; the selfie's face check refuses it anyway.
-  if (!face || look.textChars < TEXT_MIN_CHARS) return null;
+  if (!face) return null;
+  const side = Math.min(face.w * look.width, face.h * look.height) / Math.min(look.width, look.height);
+  const far = side < FAR_FACE_MAX_SIDE_SHARE;
+  if (far && look.cards?.some((card) => portraitOn(face, card))) return 'portraitOnCard';
+  if (look.textChars < TEXT_MIN_CHARS) return null;
   // The finder frames (or crops) an outline only with print on it (`judgeOutline`).
   if (look.quad && (look.outline === 'framed' || look.outline === 'cropped')) {
     const centre = { x: face.x + face.w / 2, y: face.y + face.h / 2 };
@@ -77,8 +85,23 @@ export function selfieShowsDocument(look: SelfieLook): SelfieDocumentReason | nu
     )
       return 'portraitOnDocument';
   }
-  const side = Math.min(face.w * look.width, face.h * look.height) / Math.min(look.width, look.height);
-  return side < FAR_FACE_MAX_SIDE_SHARE ? 'farFaceWithPrint' : null;
+  return far ? 'farFaceWithPrint' : null;
+}
+
+/** A face's box wholly inside a card's outline and a small part of it, as a printed portrait is. */
+function portraitOn(face: ShareBox, card: Point[]): boolean {
+  const corners = [
+    { x: face.x, y: face.y },
+    { x: face.x + face.w, y: face.y },
+    { x: face.x + face.w, y: face.y + face.h },
+    { x: face.x, y: face.y + face.h },
+  ];
+  const area = polygonArea(card);
+  return (
+    area > 0 &&
+    (face.w * face.h) / area <= PORTRAIT_MAX_CARD_SHARE &&
+    corners.every((corner) => insideQuad(corner, card))
+  );
 }
 
 /** The words of the refusal (the service's message; the wizard shows its own translated prompt). */

@@ -632,6 +632,7 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
         outline: photo.document.verdict,
         textChars: photo.document.textChars,
         ...(photo.document.quad ? { quad: photo.document.quad } : {}),
+        ...(photo.document.cards ? { cards: photo.document.cards } : {}),
         ...(looked?.face ? { face: looked.face } : {}),
       });
       if (shown) {

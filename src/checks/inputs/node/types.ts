@@ -49,7 +49,7 @@ export interface InputFacts {
   /** Long side / short side of a framed document. */
   documentAspect?: number;
   /** Why a selfie was taken for a photo of a document (`@/checks/document/selfie-document`). */
-  selfieDocument?: 'print' | 'portraitOnDocument' | 'farFaceWithPrint';
+  selfieDocument?: 'print' | 'portraitOnDocument' | 'farFaceWithPrint' | 'portraitOnCard';
   /** Share of the photo's blocks with a screen's colour ripples (`@/checks/document/screen-photo`). */
   screenShare?: number;
   /** Faces found in the image (selfie, document portrait, sampled video frames: the most in one frame). */

@@ -225,6 +225,7 @@ async function judgeSelfie(
       outline: look.verdict.kind,
       textChars: look.textChars,
       ...(look.quad ? { quad: look.quad } : {}),
+      ...(look.cards ? { cards: look.cards } : {}),
       ...(face?.face ? { face: face.face } : {}),
     });
     if (shown) return 'client.documentAsSelfie';

@@ -42,6 +42,8 @@ export interface DocumentAnswer {
   crop?: ImageBitmap;
   /** For a photo: characters in lines of print (`selfieShowsDocument`). */
   textChars?: number;
+  /** For a photo: card-shaped quads of any size, as shares of its sides (`selfieShowsDocument`). */
+  cards?: Point[][];
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -94,12 +96,22 @@ async function look(
   bitmap.close();
   const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
-  const { verdict, scale: back, textChars } = outlineOf(cv, { data: image.data, width, height, channels: 4 });
+  const {
+    verdict,
+    scale: back,
+    textChars,
+    cards,
+  } = outlineOf(cv, {
+    data: image.data,
+    width,
+    height,
+    channels: 4,
+  });
   if (!live) {
     const ms = performance.now() - started;
-    if (verdict.kind !== 'framed') return { verdict, ms, textChars };
+    if (verdict.kind !== 'framed') return { verdict, ms, textChars, cards };
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
-    if (!straightened) return { verdict, ms, textChars, quad: quadShares(quad, image) };
+    if (!straightened) return { verdict, ms, textChars, cards, quad: quadShares(quad, image) };
     // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const size = straightenedSize(quad, image);
     const pixels = straighten(cv, image, quad, size.width, size.height);
