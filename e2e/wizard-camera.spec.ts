@@ -3,6 +3,7 @@ import { chromium, expect, test, type Browser } from '@playwright/test';
 import sharp from 'sharp';
 import { chromiumArgs } from '../playwright.config';
 import { CameraPage } from './fixtures/camera-page';
+import { installFrontCamera } from './fixtures/camera/front-camera';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 import { testSettings } from './fixtures/test-settings';
@@ -25,6 +26,9 @@ test('global-passport by camera: rear camera for documents, front for the selfie
   const browser = await launch([...chromiumArgs, `--use-file-for-fake-video-capture=${dir}/camera.mjpeg`]);
   try {
     const page = await (await browser.newContext({ baseURL })).newPage();
+    // The rear camera films the passport; the front camera sees the drawn face (one fake device
+    // plays one file: shown the passport, the selfie would be a card, refused as such).
+    await installFrontCamera(page);
     const wizard = new WizardPage(page);
     await wizard.recordSendInputs();
     const camera = new CameraPage(page);

@@ -26,6 +26,13 @@ export const BORDER_MARGIN_SHARE = 0.006;
  */
 export const TEXT_CHAIN_MIN_CHARS = 5;
 export const TEXT_MIN_CHARS = 24;
+/**
+ * A card-shaped quad this small (share of the photo) still counts as a card held in view or lying
+ * far from the lens (`cards` of a look): the selfie's rule looks for its portrait on it.
+ */
+export const CARD_MIN_AREA_SHARE = 0.01;
+/** Most card-shaped quads a look keeps (the largest). */
+const CARDS_KEPT = 8;
 /** Opposite edges of a document's quad, even in perspective, are within this ratio of each other. */
 export const QUAD_EDGE_RATIO_MAX = 1.6;
 
@@ -40,6 +47,12 @@ export interface OutlineLook {
   textLines: number;
   /** Characters in those lines. */
   textChars: number;
+  /**
+   * Card-shaped quads (aspect and opposite edges of a document's) off the photo's edges, of any
+   * size from CARD_MIN_AREA_SHARE, largest first, corners ordered: a small card in view that the
+   * verdict, which needs QUAD_MIN_AREA_SHARE, does not frame.
+   */
+  cards?: Point[][];
 }
 
 export type OutlineVerdict =
@@ -133,24 +146,6 @@ export function judgeOutline(look: OutlineLook): OutlineVerdict {
   return { kind: 'fullFrame' };
 }
 
-/**
- * A selfie that is a photo of a document (an ID card held up or photographed, a printed page):
- * its print shows as lines of characters. Photos of people show some (a printed shirt, a bead
- * curtain, a blind): at most 36 characters in lines over the 106 photos of people in
- * the eval set of bench:accuracy, where camera photos of cards and passports (at the distance of a document
- * photo, not held up to the lens) show 41–335 (npm run bench:accuracy, "documents sent as
- * selfies"). A selfie is a document's photo where its print reaches this, or where a document's
- * outline is found framed with print on it.
- */
-export const SELFIE_PRINT_MIN_CHARS = 2 * TEXT_MIN_CHARS;
-
-export function selfieShowsDocument(verdict: OutlineVerdict['kind'], textChars: number): boolean {
-  // The print decides: a framed outline is no document by itself (a camera frame around a face,
-  // a picture on the wall behind the person are found framed too).
-  void verdict;
-  return textChars >= SELFIE_PRINT_MIN_CHARS;
-}
-
 interface Box {
   x: number;
   y: number;
@@ -227,24 +222,37 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
     const contours = keep(new cv.MatVector());
     cv.findContours(edges, contours, keep(new cv.Mat()), cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
     const minArea = QUAD_MIN_AREA_SHARE * width * height;
+    const minCardArea = CARD_MIN_AREA_SHARE * width * height;
+    const margin = BORDER_MARGIN_SHARE * Math.min(width, height);
     let best: { area: number; points: Point[] } | null = null;
+    const cards: { area: number; points: Point[] }[] = [];
     for (let i = 0; i < contours.size(); i++) {
       const contour = keep(contours.get(i));
       // The hull's area, not the contour's: a card running out of the photo leaves an open edge
       // (three sides), whose contour is a thin line around it.
       const box = cv.boundingRect(contour);
-      if (box.width * box.height < minArea) continue;
+      if (box.width * box.height < minCardArea) continue;
       const hull = keep(new cv.Mat());
       cv.convexHull(contour, hull);
       const area = cv.contourArea(hull);
-      if (area < minArea) continue;
+      if (area < minCardArea) continue;
       const corners = keep(new cv.Mat());
       cv.approxPolyDP(hull, corners, 0.03 * cv.arcLength(hull, true), true);
-      if (corners.rows === 4 && (!best || area > best.area)) {
-        const xy = corners.data32S as Int32Array;
-        best = { area, points: [0, 1, 2, 3].map((k) => ({ x: xy[2 * k]!, y: xy[2 * k + 1]! })) };
-      }
+      if (corners.rows !== 4) continue;
+      const xy = corners.data32S as Int32Array;
+      const points = [0, 1, 2, 3].map((k) => ({ x: xy[2 * k]!, y: xy[2 * k + 1]! }));
+      if (area >= minArea && (!best || area > best.area)) best = { area, points };
+      // A card in view lies off the photo's edges (a quad running into them is the picture's own
+      // frame, a wall, a door).
+      const ordered = orderCorners(points);
+      const aspect = quadAspect(ordered);
+      const inside = ordered.every(
+        (p) => p.x > margin && p.y > margin && p.x < width - 1 - margin && p.y < height - 1 - margin,
+      );
+      if (inside && aspect >= QUAD_ASPECT_MIN && aspect <= QUAD_ASPECT_MAX && rectangular(ordered))
+        cards.push({ area, points: ordered });
     }
+    cards.sort((a, b) => b.area - a.area);
 
     // Dark print on a lighter ground, against its neighbourhood (a mean over 21 px), as components.
     const ink = keep(new cv.Mat());
@@ -275,6 +283,7 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
       quad: best ? orderCorners(best.points) : null,
       textLines: text.lines,
       textChars: text.chars,
+      cards: cards.slice(0, CARDS_KEPT).map((c) => c.points),
     };
   } finally {
     for (const m of mats) m.delete();
@@ -289,11 +298,15 @@ export function lookForOutline(cv: OpenCv, grey: Uint8Array, width: number, heig
 export function outlineOf(
   cv: OpenCv,
   image: PixelImage,
-): { verdict: OutlineVerdict; scale: number; textChars: number } {
+): { verdict: OutlineVerdict; scale: number; textChars: number; cards: Point[][] } {
   const small = boxShrinkTo(image, OUTLINE_LONG_SIDE);
   const grey = toGray(small.data, small.channels);
   const look = lookForOutline(cv, grey, small.width, small.height);
-  return { verdict: judgeOutline(look), scale: image.width / small.width, textChars: look.textChars };
+  // The card-shaped quads as shares of the photo's sides (any decode size), as a framed quad is kept.
+  const cards = (look.cards ?? []).map((quad) =>
+    quad.map((p) => ({ x: p.x / small.width, y: p.y / small.height })),
+  );
+  return { verdict: judgeOutline(look), scale: image.width / small.width, textChars: look.textChars, cards };
 }
 
 /** RGBA pixels, row by row (a decode, or a straightened document). */

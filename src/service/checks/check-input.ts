@@ -9,6 +9,7 @@ import {
   type MrzRead,
 } from '@/checks/mrz/document-reading';
 import { shapeMismatch, zoneShaped, type SideFeatures } from '@/checks/document/document-outline';
+import { SELFIE_DOCUMENT_MESSAGE, selfieShowsDocument } from '@/checks/document/selfie-document';
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
 import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { isCovered, type CoverLook } from '@/checks/document/occlusion';
@@ -28,7 +29,7 @@ import {
   documentFaces,
   documentPortrait,
   markNotChecked,
-  selfieFaces,
+  selfieFaceLook,
   videoChallenge,
   videoFaces,
   whyNotRun,
@@ -637,14 +638,33 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
       run: options,
     });
     if ('outcome' in photo) return photo.outcome;
-    // The card-as-a-selfie refusal (`selfieShowsDocument`) waits: the e2e front camera's drawn
-    // face was refused by it (issue 35 item 1 stays open).
     // A face check that cannot run (the worker died, a model did not load) is no refusal of the
     // person: the selfie is kept, marked not checked, and the verification goes to a review.
-    const verdict = await selfieFaces(photo.faces ?? file.path, facts).catch((error: unknown) => {
+    const looked = await selfieFaceLook(photo.faces ?? file.path, facts).catch((error: unknown) => {
       markNotChecked(facts, 'faces', `the faces could not be looked at: ${whyNotRun(error)}`);
       return null;
     });
+    // A photo of an ID card, a passport or any printed picture of a face is no selfie, whatever
+    // face it shows (`selfieShowsDocument`: its print, or its face a small portrait on a document's
+    // outline or far among print). It comes before the face's own verdict: a card's portrait with
+    // its ghost image is a card, not two people. The spec has no code for a selfie that is not the
+    // person's live face: it was not taken properly.
+    if (photo.document) {
+      const shown = selfieShowsDocument({
+        width: facts.width ?? 1,
+        height: facts.height ?? 1,
+        outline: photo.document.verdict,
+        textChars: photo.document.textChars,
+        ...(photo.document.quad ? { quad: photo.document.quad } : {}),
+        ...(photo.document.cards ? { cards: photo.document.cards } : {}),
+        ...(looked?.face ? { face: looked.face } : {}),
+      });
+      if (shown) {
+        facts.selfieDocument = shown;
+        return fail('selfiePhoto.validationError', SELFIE_DOCUMENT_MESSAGE, facts);
+      }
+    }
+    const verdict = looked?.verdict;
     return verdict
       ? fail(`selfiePhoto.${verdict}`, markerMessages[`selfiePhoto.${verdict}`] ?? '', facts)
       : pass(facts);

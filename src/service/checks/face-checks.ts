@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { insideQuad, type Point } from '@/checks/document/document-outline';
+import type { ShareBox } from '@/checks/document/selfie-document';
 import { DOCUMENT_MAX_FACES, selfieVerdict, type FaceJudgement } from '@/checks/face/face-rules';
 import {
   blinkWindows,
@@ -33,9 +34,21 @@ function record(facts: InputFacts, judgement: FaceJudgement) {
 
 /** The selfie rule (exactly one face, no dark lenses, no mask, eyes open), on the file or its decoded pixels. */
 export async function selfieFaces(image: string | FacePixels, facts: InputFacts) {
+  return (await selfieFaceLook(image, facts)).verdict;
+}
+
+/** `selfieFaces` with the largest face's box as shares of the image's width and height. */
+export async function selfieFaceLook(image: string | FacePixels, facts: InputFacts) {
   const judgement = await detectFaces(image, 'selfie', { crowd: true });
   record(facts, judgement);
-  return selfieVerdict(judgement);
+  const first = judgement.faces[0];
+  const face: ShareBox | undefined = first && {
+    x: first.box[0] / judgement.width,
+    y: first.box[1] / judgement.height,
+    w: first.box[2] / judgement.width,
+    h: first.box[3] / judgement.height,
+  };
+  return { verdict: selfieVerdict(judgement), face };
 }
 
 /**

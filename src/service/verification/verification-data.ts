@@ -198,7 +198,19 @@ function documentSteps(
     steps.push(
       match.passed
         ? ok('facematch', data)
-        : failed('facematch', 'facematch.mismatch', 'the selfie does not match the document portrait', data),
+        : match.samePortrait
+          ? failed(
+              'facematch',
+              'facematch.samePortrait',
+              "the selfie's face is the document's own printed portrait, not a picture of the person",
+              data,
+            )
+          : failed(
+              'facematch',
+              'facematch.mismatch',
+              'the selfie does not match the document portrait',
+              data,
+            ),
     );
   }
   const name = person?.fullName ?? '';

@@ -24,6 +24,8 @@ export interface DocumentFound {
   textChars: number;
   /** The framed document's corners, as shares of the photo's width and height (any decode size). */
   quad?: { x: number; y: number }[];
+  /** Card-shaped quads of any size from CARD_MIN_AREA_SHARE, as shares (`OutlineLook.cards`). */
+  cards?: { x: number; y: number }[][];
   /** The document straightened (perspective warp), at the decode's resolution: barcode and portrait. */
   crop?: RgbaPixels;
   /** The same, MRZ_OCR_WIDTH wide: the MRZ band finder reads it as it is. */
@@ -64,8 +66,9 @@ export async function findDocument(
 ): Promise<DocumentFound> {
   const cv = await openCvReady();
   const started = performance.now();
-  const { verdict, scale: back, textChars } = outlineOf(cv, { ...image, channels: 4 });
+  const { verdict, scale: back, textChars, cards } = outlineOf(cv, { ...image, channels: 4 });
   const found: DocumentFound = { verdict: verdict.kind, textChars, ms: 0 };
+  if (cards.length > 0) found.cards = cards;
   if (verdict.kind === 'framed') {
     found.aspect = Math.round(verdict.aspect * 1000) / 1000;
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));

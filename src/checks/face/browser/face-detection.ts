@@ -14,6 +14,7 @@ import {
 } from '@/checks/face/face-rules';
 import { measureFaceCover, type FaceCover } from '@/checks/face/face-cover';
 import { insideQuad, type Point } from '@/checks/document/document-outline';
+import type { ShareBox } from '@/checks/document/selfie-document';
 import { headYaw, type ChallengeFrame } from '@/checks/video/liveness-challenge';
 
 /**
@@ -213,12 +214,14 @@ export interface SelfieFaces {
   eyeOpenness?: number;
   /** Time of the detection itself, models loaded (for the benchmark). */
   detectMs: number;
+  /** The largest face's box as shares of the photo's width and height (`selfieShowsDocument`). */
+  face?: ShareBox;
 }
 
 /** Detects faces on a selfie (orientation from the file, long side 1024) and judges them as the service will. */
 export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFaces> {
   const bitmap = await createImageBitmap(image, { imageOrientation: 'from-image' });
-  const { judgement, detectMs } = await detectOne(human, () => {
+  const { judgement, detectMs, width, height } = await detectOne(human, () => {
     try {
       return drawn(bitmap, bitmap, FACE_INPUT_LONG_SIDE);
     } finally {
@@ -227,7 +230,20 @@ export async function judgeSelfie(human: Human, image: Blob): Promise<SelfieFace
   });
   const { faces, eyeOpenness } = judgement;
   const verdict = selfieVerdict(judgement);
-  return { verdict, faces: faces.length, ...(eyeOpenness === undefined ? {} : { eyeOpenness }), detectMs };
+  const [first] = faces;
+  const face = first && {
+    x: first.box[0] / width,
+    y: first.box[1] / height,
+    w: first.box[2] / width,
+    h: first.box[3] / height,
+  };
+  return {
+    verdict,
+    faces: faces.length,
+    ...(eyeOpenness === undefined ? {} : { eyeOpenness }),
+    detectMs,
+    ...(face ? { face } : {}),
+  };
 }
 
 /**

@@ -1,4 +1,9 @@
-import { descriptorSimilarity, FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
+import {
+  descriptorSimilarity,
+  FACE_MATCH_MIN_SIMILARITY,
+  SAME_PORTRAIT_MIN_SIMILARITY,
+} from '@/checks/face/face-rules';
+import { hammingDistance, SAME_PICTURE_MAX_DISTANCE } from '@/checks/image/image-metrics';
 import type { InputFacts } from '@/checks/inputs/node/types';
 
 /** FACE_MATCH_MIN_SIMILARITY as the facematch step shows it beside its score (a percentage). */
@@ -8,6 +13,11 @@ export interface FaceMatch {
   /** Similarity as a percentage (0–100, two decimals): the facematch step's score. */
   score: number;
   passed: boolean;
+  /**
+   * The selfie is the document's own picture (the same photo by its hash) or its face the
+   * document's printed portrait (`SAME_PORTRAIT_MIN_SIMILARITY`): never a pass.
+   */
+  samePortrait?: true;
 }
 
 /**
@@ -22,5 +32,9 @@ export function faceMatch(biometric: InputFacts | undefined, documentFront: Inpu
   if (!a?.length || !b?.length) return undefined;
   const similarity = descriptorSimilarity(a, b);
   const score = Math.round(Math.max(0, similarity) * 10_000) / 100;
+  const [hashA, hashB] = [biometric?.phash, documentFront?.phash];
+  const samePicture = !!hashA && !!hashB && hammingDistance(hashA, hashB) <= SAME_PICTURE_MAX_DISTANCE;
+  if (samePicture || similarity >= SAME_PORTRAIT_MIN_SIMILARITY)
+    return { score, passed: false, samePortrait: true } satisfies FaceMatch;
   return { score, passed: similarity >= FACE_MATCH_MIN_SIMILARITY } satisfies FaceMatch;
 }

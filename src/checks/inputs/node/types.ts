@@ -48,6 +48,8 @@ export interface InputFacts {
   documentOutline?: 'framed' | 'fullFrame' | 'cropped' | 'none';
   /** Long side / short side of a framed document. */
   documentAspect?: number;
+  /** Why a selfie was taken for a photo of a document (`@/checks/document/selfie-document`). */
+  selfieDocument?: 'print' | 'portraitOnDocument' | 'farFaceWithPrint' | 'portraitOnCard';
   /** Share of the photo's blocks with a screen's colour ripples (`@/checks/document/screen-photo`). */
   screenShare?: number;
   /**

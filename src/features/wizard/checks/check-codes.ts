@@ -22,6 +22,7 @@ const codes = [
   'client.closedEyes',
   'client.sunGlasses',
   'client.maskDetected',
+  'client.documentAsSelfie',
   'client.noPdf417',
   'client.fileMissing',
 ] as const;

@@ -1,4 +1,5 @@
 import type { Point } from '@/checks/document/document-outline';
+import type { ShareBox } from '@/checks/document/selfie-document';
 import type { ClientCheckCode } from './check-codes';
 import type { FaceUse } from '@/checks/face/face-rules';
 import type { FaceLook, FaceModelPaths } from '@/checks/face/browser/face-detection';
@@ -125,6 +126,8 @@ export interface SelfieFaceCheck {
   eyeOpenness?: number;
   /** Time of the detection itself, models loaded (for the benchmark). */
   detectMs: number;
+  /** The largest face's box as shares of the photo's sides (`selfieShowsDocument`). */
+  face?: ShareBox;
 }
 
 const codeOf = {

@@ -30,6 +30,7 @@ import {
   stripJpegLocation,
   stripPngLocation,
 } from '@/checks/image/browser/image-bytes';
+import { selfieShowsDocument } from '@/checks/document/selfie-document';
 import { preparePhoto } from './photo-pipeline';
 import { fileName, readBytes, readHead, withExtension } from './read-head';
 
@@ -184,10 +185,8 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
 
   // The face check and its models load on the first selfie only (check-faces.ts).
   if (opts.kind === 'selfie' && !marked('selfiePhoto')) {
-    const { checkSelfieFace } = await import('./check-faces');
-    const face = await checkSelfieFace(upload).catch(() => null);
-    // A browser that cannot run the models (no WebAssembly) leaves the judgement to the service.
-    if (face?.problem) return fail(face.problem);
+    const problem = await judgeSelfie(upload, metrics);
+    if (problem) return fail(problem);
   }
   return {
     ok: true,
@@ -199,6 +198,40 @@ export async function checkImage(file: Blob, opts: ImageCheckOptions): Promise<I
     compressed,
     ...(person ? { person } : {}),
   };
+}
+
+/**
+ * A selfie judged as the service judges it: a photo of a document (an ID card held up, a printed
+ * photo: `selfieShowsDocument` of `@/checks/document/selfie-document`, on the document finder's look
+ * and the largest face) before the face's own verdict, as a card's portrait and its ghost image are a
+ * card, not two people. A check that cannot run here (no worker, no WebAssembly) leaves its word to
+ * the service.
+ */
+async function judgeSelfie(
+  upload: File,
+  size: { width: number; height: number },
+): Promise<ClientCheckCode | null> {
+  const [{ checkSelfieFace }, { lookAtDocument }] = await Promise.all([
+    import('./check-faces'),
+    import('./check-document'),
+  ]);
+  const [face, look] = await Promise.all([
+    checkSelfieFace(upload).catch(() => null),
+    lookAtDocument(upload).catch(() => null),
+  ]);
+  if (look?.verdict && look.textChars !== undefined) {
+    const shown = selfieShowsDocument({
+      width: size.width,
+      height: size.height,
+      outline: look.verdict.kind,
+      textChars: look.textChars,
+      ...(look.quad ? { quad: look.quad } : {}),
+      ...(look.cards ? { cards: look.cards } : {}),
+      ...(face?.face ? { face: face.face } : {}),
+    });
+    if (shown) return 'client.documentAsSelfie';
+  }
+  return face?.problem ?? null;
 }
 
 /** The same file minus its EXIF GPS directory and XMP, without re-encoding a pixel. */

@@ -43,6 +43,10 @@ export interface DocumentAnswer {
   crop?: ImageBitmap;
   /** Something reaches over the document from beyond it (`@/checks/document/occlusion`). */
   covered?: boolean;
+  /** For a photo: characters in lines of print (`selfieShowsDocument`). */
+  textChars?: number;
+  /** For a photo: card-shaped quads of any size, as shares of its sides (`selfieShowsDocument`). */
+  cards?: Point[][];
 }
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
@@ -96,20 +100,21 @@ async function look(
   const image = context.getImageData(0, 0, width, height);
   const started = performance.now();
   const pixels = { data: image.data, width, height, channels: 4 };
-  const { verdict, scale: back, textChars } = outlineOf(cv, pixels);
+  const { verdict, scale: back, textChars, cards } = outlineOf(cv, pixels);
   // The cover rule box-filters to its own 256 px: a live frame (512) and a photo (1024) alike.
   const covered = isCovered(lookForCover(pixels), textChars);
   if (!live) {
     const ms = performance.now() - started;
-    if (!straightened || verdict.kind !== 'framed') return { verdict, ms, covered };
-    // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
+    if (verdict.kind !== 'framed') return { verdict, ms, textChars, cards, covered };
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
+    if (!straightened) return { verdict, ms, textChars, cards, covered, quad: quadShares(quad, image) };
+    // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const size = straightenedSize(quad, image);
-    const pixels = straighten(cv, image, quad, size.width, size.height);
+    const warped = straighten(cv, image, quad, size.width, size.height);
     const crop = await createImageBitmap(
-      new ImageData(new Uint8ClampedArray(pixels.data.buffer), pixels.width, pixels.height),
+      new ImageData(new Uint8ClampedArray(warped.data.buffer), warped.width, warped.height),
     );
-    return { verdict, ms, quad: quadShares(quad, image), crop, covered };
+    return { verdict, ms, textChars, quad: quadShares(quad, image), crop, covered };
   }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
