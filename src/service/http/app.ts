@@ -18,6 +18,7 @@ import { OutboundPolicy } from '../storage/outbound-url';
 import { Outbox } from '../storage/outbox';
 import { DeliveryQueue } from '../storage/delivery-queue';
 import { PgJobs } from '../storage/pg-jobs';
+import { CreditChecks } from '../verification/credit-checks';
 import { SqliteJobs } from '../storage/sqlite-jobs';
 import { RetentionSweep } from '../verification/retention';
 import { VerificationRepo } from '../storage/verification-repo';
@@ -82,6 +83,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     baseUrl: () => config.publicUrl || listeningUrl(app, config),
   };
   const lifecycle = new Lifecycle(ctx);
+  const creditChecks = new CreditChecks(ctx);
 
   installErrorHandler(app, media);
   app.server.headersTimeout = config.headersTimeoutMs;
@@ -115,7 +117,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await secured.register(verificationRoutes, { ctx, lifecycle });
     await secured.register(identityRoutes, { ctx, lifecycle });
     await secured.register(mediaRoutes, { ctx });
-    await secured.register(creditCheckRoutes, { ctx });
+    await secured.register(creditCheckRoutes, { ctx, creditChecks });
   });
 
   // Requests under way when the service stops may finish, but their keep-alive connections must
@@ -140,6 +142,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     retention.start();
     outbox.resume();
     await lifecycle.resume();
+    await creditChecks.resume();
   });
   app.addHook('onClose', async () => {
     lifecycle.close();
