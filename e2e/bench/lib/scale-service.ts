@@ -171,6 +171,12 @@ export async function serviceScale() {
 
     // Warm-up: each instance loads its models and OCR data at its first checks.
     await load(instances, 4);
+    // What an idle instance sends anyway (its job queue looking for due jobs): part of every figure below.
+    await Promise.all(instances.map(databaseUse));
+    const idleSeconds = 6;
+    await sleep(idleSeconds * 1000);
+    const idle = await Promise.all(instances.map(databaseUse));
+    const idleQueries = idle.reduce((sum, d) => sum + d.queries, 0) / instances.length / idleSeconds;
     const rounds: { one: Figures[]; two: Figures[] } = { one: [], two: [] };
     for (let round = 0; round < ROUNDS; round++) {
       rounds.one.push(await load(instances.slice(0, 1), PER_ROUND));
@@ -195,6 +201,7 @@ export async function serviceScale() {
     const fmt = (f: Figures) =>
       `${f.rps.toFixed(2).padStart(5)} send-inputs/s  p50 ${f.p50.toFixed(0).padStart(5)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms` +
       `   per send-input (its creation included): CPU ${f.cpu.toFixed(0)} ms (services), ${f.queries.toFixed(1)} queries, database ${f.dbMs.toFixed(1)} ms`;
+    console.log(`  idle       : ${idleQueries.toFixed(1)} queries/s per instance (its job queue polling)`);
     console.log(`  1 instance : ${fmt(one)}`);
     console.log(`  2 instances: ${fmt(two)} (created on one, sent to the other)`);
     console.log(
