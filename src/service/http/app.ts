@@ -39,6 +39,9 @@ export interface BuildOptions {
  * The embedded verification service as a Fastify instance; it never listens (main.ts does).
  * Jobs and pending webhook deliveries resume when the instance is ready, and stop on close.
  */
+/** How often an instance on PostgreSQL looks for deliveries no event of its own woke it for. */
+const OUTBOX_SWEEP_MS = 5000;
+
 export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -141,6 +144,8 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await ctx.jobs.start();
     retention.start();
     outbox.resume();
+    // Another instance's events, left undelivered when it died, are found within seconds.
+    if (config.databaseUrl) outbox.resumeEvery(OUTBOX_SWEEP_MS);
     await lifecycle.resume();
     await creditChecks.resume();
   });
