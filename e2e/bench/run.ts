@@ -57,10 +57,12 @@ function record(text: string) {
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const argsText = args.length > 0 ? ` ${args.join(' ')}` : '';
+  // A mode word as the first argument (`bench:scale -- service`) keeps a section of its own.
+  const key = /^[a-z][a-z-]*$/.test(args[0] ?? '') ? `bench:${name} ${args[0]}` : `bench:${name}`;
   sections.set(
-    `bench:${name}`,
+    key,
     [
-      `## bench:${name}`,
+      `## ${key}`,
       '',
       `${started.toISOString()}${argsText}; Node ${process.version}, ${os.cpus().length} × ${cpu}, ` +
         `${Math.round(os.totalmem() / 2 ** 30)} GiB; load average ${startLoad} at the start, ${load()} at the end`,

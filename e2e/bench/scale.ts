@@ -4,7 +4,9 @@
 // own file, every client sticking to the instance that created its verification) and on PostgreSQL
 // (one database; every client creates its verification on one instance and sends on the other).
 // Prints requests/s, p50 and p99 of each and the two-to-one ratio; asserts nothing.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+// `npm run bench:scale -- service`: the same question for the embedded service on PostgreSQL
+// (lib/scale-service.ts).
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,19 @@ import { mxCustomFieldsInputs } from '../fixtures/send-input-form';
 import { dropSchema, freshSchemaUrl, testDatabaseBase } from '../fixtures/test-database';
 import { startNode, stopNode, waitForHttp } from './lib/node-process';
 import { median, percentile } from './lib/percentile';
+import { pinning, pinTo as pin } from './lib/pinning';
 import { cpuMs } from './lib/proc-stats';
+import { serviceScale } from './lib/scale-service';
+
+const mode = process.argv[2] ?? 'bff';
+if (mode !== 'bff' && mode !== 'service') {
+  console.error(`usage: bench:scale [-- bff|service]; got ${mode}`);
+  process.exit(2);
+}
+if (mode === 'service') {
+  await serviceScale();
+  process.exit(0);
+}
 
 const CONCURRENCY = Number(process.env.BENCH_CLIENTS ?? 20);
 const PER_CLIENT = Number(process.env.BENCH_SCALE_PER_CLIENT ?? 60);
@@ -51,20 +65,6 @@ const boundary = '----idv-bench-boundary-7d1f';
 const fieldsOnly = Buffer.from(
   `--${boundary}\r\nContent-Disposition: form-data; name="inputs"\r\n\r\n${JSON.stringify(mxCustomFieldsInputs)}\r\n--${boundary}--\r\n`,
 );
-
-function canPin() {
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return cpus().length >= 2;
-  } catch {
-    return false;
-  }
-}
-const pinning = canPin();
-const pin = (child: ChildProcess, cpu: number) => {
-  if (pinning)
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(child.pid)], { stdio: 'ignore' });
-};
 
 interface Client {
   cookie: string;

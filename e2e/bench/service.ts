@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { devDefaults } from '@/server-shared/dev-defaults';
 import { facePhoto } from '../fixtures/face-photo';
-import { globalPassportInputs, sendInputForm } from '../fixtures/send-input-form';
+import { globalPassportInputs, mxCustomFieldsInputs, sendInputForm } from '../fixtures/send-input-form';
 import { streamedMultipart } from '../fixtures/streamed-multipart';
 import { freePort } from '../fixtures/free-port';
 import { samplePath } from '../fixtures/samples';
@@ -23,6 +23,7 @@ import {
   stopNode,
   waitForHttp,
 } from './lib/node-process';
+import { compareBefore } from './lib/before-after';
 import { percentile } from './lib/percentile';
 import { cpuMs, rssPeakSampler } from './lib/proc-stats';
 
@@ -272,6 +273,32 @@ try {
   // A name no descriptor gives: the whole file is streamed to disk, then discarded (no image decode).
   await bigUpload(50 * 1024 * 1024, '50 MB upload (stored, then unmatched)');
   await bigUpload(60 * 1024 * 1024, '60 MB upload (refused at 50 MB)');
+
+  // The SQLite default against the service before issue 36 (lib/before-after.ts; BENCH_BEFORE=0 skips).
+  await compareBefore(
+    [
+      {
+        name: 'custom-fields send-input (no file: the store and HTTP)',
+        flowId: 'mx-ine-full',
+        form: () => sendInputForm(mxCustomFieldsInputs),
+        clients: 4,
+        requests: Number(process.env.BENCH_BEFORE_LIGHT ?? 200),
+      },
+      {
+        name: "image send-input (an ID card's two sides and a selfie: the checks)",
+        flowId: 'br-bank',
+        form: () =>
+          sendInputForm(inputs, [
+            { field: 'document', name: 'front.jpg', bytes: front },
+            { field: 'document', name: 'back.jpg', bytes: back },
+            { field: 'selfie', name: 'selfie.jpg', bytes: selfie },
+          ]),
+        clients: 4,
+        requests: Number(process.env.BENCH_BEFORE_IMAGES ?? 8),
+      },
+    ],
+    Number(process.env.BENCH_BEFORE_ROUNDS ?? 4),
+  );
 } finally {
   rss.stop();
   await stopNode(child);

@@ -18,6 +18,7 @@ import { OutboundPolicy } from '../storage/outbound-url';
 import { Outbox } from '../storage/outbox';
 import { DeliveryQueue } from '../storage/delivery-queue';
 import { PgJobs } from '../storage/pg-jobs';
+import { CreditChecks } from '../verification/credit-checks';
 import { SqliteJobs } from '../storage/sqlite-jobs';
 import { RetentionSweep } from '../verification/retention';
 import { VerificationRepo } from '../storage/verification-repo';
@@ -38,6 +39,9 @@ export interface BuildOptions {
  * The embedded verification service as a Fastify instance; it never listens (main.ts does).
  * Jobs and pending webhook deliveries resume when the instance is ready, and stop on close.
  */
+/** How often an instance on PostgreSQL looks for deliveries no event of its own woke it for. */
+const OUTBOX_SWEEP_MS = 5000;
+
 export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -82,6 +86,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     baseUrl: () => config.publicUrl || listeningUrl(app, config),
   };
   const lifecycle = new Lifecycle(ctx);
+  const creditChecks = new CreditChecks(ctx);
 
   installErrorHandler(app, media);
   app.server.headersTimeout = config.headersTimeoutMs;
@@ -115,7 +120,7 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await secured.register(verificationRoutes, { ctx, lifecycle });
     await secured.register(identityRoutes, { ctx, lifecycle });
     await secured.register(mediaRoutes, { ctx });
-    await secured.register(creditCheckRoutes, { ctx });
+    await secured.register(creditCheckRoutes, { ctx, creditChecks });
   });
 
   // Requests under way when the service stops may finish, but their keep-alive connections must
@@ -139,7 +144,10 @@ export function buildServiceApp(config: ServiceConfig, options: BuildOptions = {
     await ctx.jobs.start();
     retention.start();
     outbox.resume();
+    // Another instance's events, left undelivered when it died, are found within seconds.
+    if (config.databaseUrl) outbox.resumeEvery(OUTBOX_SWEEP_MS);
     await lifecycle.resume();
+    await creditChecks.resume();
   });
   app.addHook('onClose', async () => {
     lifecycle.close();

@@ -142,6 +142,26 @@ describe('two service instances on one PostgreSQL database', () => {
     expect(eventsOf(v.id).map((e) => e.json.eventName)).toEqual(['verification_deleted']);
   });
 
+  it('deliver an event another instance wrote and never delivered (it died), with no new event of their own', async () => {
+    // As a killed instance leaves it: written in its change's transaction, not yet delivered.
+    const body = JSON.stringify({
+      eventName: 'verification_updated',
+      resource: `${a.url}/v2/verifications/left-by-a-dead-instance`,
+    });
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      await db.query(
+        'INSERT INTO service_outbox (url, event_name, body, next_at, created_at) VALUES ($1, $2, $3, $4, $4)',
+        [receiver.url, 'verification_updated', body, Date.now()],
+      );
+    } finally {
+      await db.end();
+    }
+    // A and B are idle: only their periodic look finds it.
+    await waitFor(async () => receiver.received.some((r) => r.body === body));
+  });
+
   // Every input, twice at once: the first to take the identity completes the verification, the
   // other then finds its inputs locked. Run side by side, both would be accepted.
   const sendTwiceAtOnce = async (first: RunningService, second: RunningService) => {

@@ -9,12 +9,13 @@ import { openSqliteFile } from '@/server-shared/sqlite-file';
 import { initial } from './migrations/001-initial';
 import { jobs } from './migrations/002-jobs';
 import { mediaChunks } from './migrations/003-media-chunks';
+import { jobsLocked } from './migrations/004-jobs-locked';
 import { userVersionBaseline } from './migrations/user-version-baseline';
 import type { ServiceTables } from './rows';
 import { tablePrefix } from './table-prefix';
 
 /** The numbered migrations (`migrations/NNN-name.ts`), in order. */
-export const migrations = [initial, jobs, mediaChunks];
+export const migrations = [initial, jobs, mediaChunks, jobsLocked];
 
 /**
  * The service's database, written once for both dialects: what differs between SQLite

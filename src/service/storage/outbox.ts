@@ -24,6 +24,7 @@ export class Outbox {
   private closed = false;
   private readonly shutdown = new AbortController();
   private resumeRetry: NodeJS.Timeout | null = null;
+  private sweep: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -186,8 +187,19 @@ export class Outbox {
     );
   }
 
+  /**
+   * Looks for pending deliveries every `ms` besides: with instances sharing the outbox, events
+   * written by one that died before delivering them wait for no new event of another's.
+   */
+  resumeEvery(ms: number) {
+    if (this.closed || this.sweep) return;
+    this.sweep = setInterval(() => this.resume(), ms);
+    this.sweep.unref();
+  }
+
   async close() {
     this.closed = true;
+    if (this.sweep) clearInterval(this.sweep);
     this.shutdown.abort();
     if (this.resumeRetry) clearTimeout(this.resumeRetry);
     for (const timer of this.timers.values()) clearTimeout(timer);

@@ -33,6 +33,8 @@ export class SqliteJobs implements JobQueue {
   private readonly handlers = new Map<string, { run: JobHandler; options: JobOptions }>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires: a job scheduled no earlier is looked for then, with no query now. */
+  private timerAt = Infinity;
   private started = false;
   private closed = false;
 
@@ -75,6 +77,7 @@ export class SqliteJobs implements JobQueue {
             })),
       )
       .execute();
+    if (this.timer && runAt >= this.timerAt) return;
     await this.wake();
   }
 
@@ -90,16 +93,31 @@ export class SqliteJobs implements JobQueue {
   /** The timer of the next due job of a registered name (or of a lease that lapses). */
   private async wake() {
     if (!this.started || this.closed || this.handlers.size === 0) return;
-    const next = await this.db
+    // Two index lookups (jobs_run_at, jobs_locked), not a scan: every live verification has a
+    // job. `+name` keeps SQLite's planner off the primary key, which it would take for the IN and
+    // then read every job of those names.
+    const byName = sql<string>`+name`;
+    const unlocked = await this.db
       .selectFrom('jobs')
-      .select(sql<number | null>`min(max(run_at, coalesce(locked_until, 0)))`.as('at'))
-      .where('name', 'in', this.names())
+      .select('run_at as at')
+      .where('locked_until', 'is', null)
+      .where(byName, 'in', this.names())
+      .orderBy('run_at')
+      .limit(1)
+      .executeTakeFirst();
+    const leased = await this.db
+      .selectFrom('jobs')
+      .select(sql<number | null>`min(max(run_at, locked_until))`.as('at'))
+      .where('locked_until', 'is not', null)
+      .where(byName, 'in', this.names())
       .executeTakeFirst();
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const at = next?.at ?? null;
+    const times = [unlocked?.at, leased?.at].filter((t): t is number => t !== null && t !== undefined);
+    const at = times.length ? Math.min(...times) : null;
     if (at === null) return;
+    this.timerAt = at;
     this.timer = setTimeout(
       () => void this.tick().catch((err: unknown) => this.log.error({ err }, 'jobs not taken')),
       Math.min(Math.max(0, at - Date.now()), MAX_DELAY),

@@ -201,6 +201,34 @@ export class VerificationRepo {
     await this.db.insertInto('credit_checks').values(row).execute();
   }
 
+  /** A credit check; `forUpdate` as in `get`. */
+  async creditCheck(id: string, options: { forUpdate?: boolean } = {}) {
+    return this.db
+      .selectFrom('credit_checks')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(!!options.forUpdate && this.dialect.name === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  async completeCreditCheck(id: string, result: string) {
+    await this.db
+      .updateTable('credit_checks')
+      .set({ status: 'completed', result })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The ids of the credit checks whose result is not computed yet. */
+  async pendingCreditChecks() {
+    const rows = await this.db
+      .selectFrom('credit_checks')
+      .select('id')
+      .where('status', '=', 'pending')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** A webhook event, written in the transaction of the change that caused it (`Outbox` delivers it). */
   async enqueueEvent(url: string, eventName: string, payload: unknown) {
     const now = Date.now();

@@ -50,9 +50,15 @@ export class Lifecycle {
     });
   }
 
-  /** Schedules a job after the change that needs it committed; a failure is logged (resume() catches up). */
+  /**
+   * Schedules a job after the change that needs it committed; a failure is logged (resume() catches
+   * up). Awaited before a request is answered: an instance killed right after its answer leaves
+   * the job in the queue for the others (the window left is between the commit and the schedule).
+   */
   private later(name: string, id: string, at: number, keep = false) {
-    this.background(this.ctx.jobs.schedule(name, id, at, { id }, { keep }));
+    return this.ctx.jobs.schedule(name, id, at, { id }, { keep }).catch((error: unknown) => {
+      if (!this.closed) this.ctx.log.error({ err: error }, 'background verification work failed');
+    });
   }
 
   private drop(name: string, id: string) {
@@ -103,7 +109,7 @@ export class Lifecycle {
       challenge: origin.challenge ? JSON.stringify(origin.challenge) : null,
       created_at: now,
     });
-    this.later('expire', id, expiresAt);
+    await this.later('expire', id, expiresAt);
     return (await this.ctx.repo.get(id))!;
   }
 
@@ -198,7 +204,7 @@ export class Lifecycle {
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
     const state = this.completion(plan, v, await this.ctx.repo.inputs(v.id));
-    if (state === 'waiting' && v.wait_until !== null) this.later('upload-wait', v.id, v.wait_until);
+    if (state === 'waiting' && v.wait_until !== null) await this.later('upload-wait', v.id, v.wait_until);
     if (state !== 'complete') return;
     this.drop('upload-wait', v.id);
     this.drop('expire', v.id);
@@ -207,7 +213,7 @@ export class Lifecycle {
       await this.event(tx, v, 'verification_inputs_completed');
     });
     this.ctx.outbox.resume();
-    this.later('process', v.id, Date.now());
+    await this.later('process', v.id, Date.now());
   }
 
   async skipWait(v: VerificationRow) {
@@ -227,7 +233,9 @@ export class Lifecycle {
     if (v.expires_at > Date.now()) return this.later('expire', id, v.expires_at);
     await this.withLock(v.identity, async () => {
       const current = await this.ctx.repo.get(id);
-      if (!current || current.status !== 'pending' || current.expired) return;
+      if (!current || current.status !== 'pending' || current.expired || current.expires_at === null) return;
+      // A send-input that held the lock meanwhile moved the time on.
+      if (current.expires_at > Date.now()) return this.later('expire', id, current.expires_at);
       await this.ctx.repo.transaction(async (tx) => {
         await tx.update(id, { expired: 1 });
         await this.event(tx, current, 'verification_expired');
@@ -350,10 +358,10 @@ export class Lifecycle {
     for (const v of rows) {
       if (!this.ctx.plans.has(v.flow_id)) continue;
       if (v.status === 'running') {
-        this.later('process', v.id, Date.now(), true);
+        void this.later('process', v.id, Date.now(), true);
         continue;
       }
-      if (v.expires_at !== null) this.later('expire', v.id, v.expires_at, true);
+      if (v.expires_at !== null) void this.later('expire', v.id, v.expires_at, true);
       this.background(this.withLock(v.identity, async () => this.evaluate(v.id)));
     }
   }

@@ -6,14 +6,19 @@ import {
   creditCheckAcceptedSchema,
 } from '@/shared/contract/credit-check';
 import type { ServiceContext } from '../../verification/context';
-import { syntheticBureauResult } from '../../verification/credit-bureau';
+import type { CreditChecks } from '../../verification/credit-checks';
 import { unprocessable } from '../../verification/service-error';
-import { newId } from '../../verification/lifecycle';
 
 const notJson = Symbol('not JSON');
 
-/** Credit checks (service spec 4.3, 4.4, wire contract §8): accepted at once, the result is delivered to callbackUrl. */
-export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
+/**
+ * Credit checks (service spec 4.3, 4.4, wire contract §8): accepted at once, the result is delivered
+ * to callbackUrl by a durable job (verification/credit-checks.ts).
+ */
+export async function creditCheckRoutes(
+  app: FastifyInstance,
+  { ctx, creditChecks }: { ctx: ServiceContext; creditChecks: CreditChecks },
+) {
   // A body that is not JSON is an invalid request like any other here: 422, not a parser's 400.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -36,29 +41,7 @@ export async function creditCheckRoutes(app: FastifyInstance, { ctx }: { ctx: Se
     // The callback URL against the outbound policy (checked again at every delivery).
     const verdict = await ctx.outbound.check(parsed.data.callbackUrl);
     if (!verdict.ok) throw unprocessable(`callbackUrl: ${verdict.reason}`);
-    const { callbackUrl, ...request } = parsed.data;
-    const id = newId();
-    const result = syntheticBureauResult(country, request);
-    const now = Date.now();
-    await ctx.repo.transaction(async (tx) => {
-      await tx.insertCreditCheck({
-        id,
-        country,
-        request: JSON.stringify(parsed.data),
-        status: 'completed',
-        result: JSON.stringify(result),
-        created_at: now,
-      });
-      await tx.enqueueEvent(callbackUrl, 'credit_check_completed', {
-        eventName: 'credit_check_completed',
-        id,
-        country,
-        request,
-        result,
-        timestamp: new Date(now).toISOString(),
-      });
-    });
-    ctx.outbox.resume();
+    const id = await creditChecks.accept(country, parsed.data);
     return { id, status: 'pending' as const };
   };
   // The hosted path ends in `credit-bureau`; CREDIT_CHECK_SEGMENTS adds others.
