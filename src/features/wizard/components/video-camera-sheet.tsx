@@ -20,6 +20,11 @@ export function VideoCameraSheet({ challenge, onRecorded, onUnavailable, onClose
   const { t } = useTranslation('wizard');
   return (
     <div className="camera-sheet">
+      {/* First, as camera screens put their way out: a challenge's instructions and the preview
+          fill a phone's screen, and the button under them fell below it. */}
+      <button type="button" className="secondary camera-sheet-close" onClick={onClose}>
+        {t('capture.closeCamera')}
+      </button>
       <Suspense fallback={<p aria-live="polite">{t('capture.cameraStarting')}</p>}>
         <VideoRecorder
           seconds={3}
@@ -27,9 +32,6 @@ export function VideoCameraSheet({ challenge, onRecorded, onUnavailable, onClose
           onRecorded={onRecorded}
           onUnavailable={onUnavailable}
         />
-        <button type="button" className="secondary" onClick={onClose}>
-          {t('capture.closeCamera')}
-        </button>
       </Suspense>
     </div>
   );
