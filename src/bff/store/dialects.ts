@@ -15,10 +15,19 @@ import { inputResults } from './migrations/003-input-results';
 import { handoffCarry } from './migrations/004-handoff-carry';
 import { reviews } from './migrations/005-reviews';
 import { erasedVerifications } from './migrations/006-erased-verifications';
+import { slotKeys } from './migrations/007-slot-keys';
 import { unversionedBaseline } from './migrations/unversioned-baseline';
 
 /** The numbered migrations (`migrations/NNN-name.ts`), in order, recorded in `bff_migrations`. */
-export const migrations = [initial, handoffTokens, inputResults, handoffCarry, reviews, erasedVerifications];
+export const migrations = [
+  initial,
+  handoffTokens,
+  inputResults,
+  handoffCarry,
+  reviews,
+  erasedVerifications,
+  slotKeys,
+];
 
 /**
  * What differs between SQLite and PostgreSQL under the one store (`sql-store.ts`): how times,

@@ -1,6 +1,7 @@
 // The BFF's store on the numbered migrations (issue 38, item 2): a new file runs them all, a file made
 // by the releases before them (an unversioned "add when missing" script) keeps its data and counts
-// as migrated, and a PostgreSQL database part-way through its versions carries on.
+// as migrated, and a PostgreSQL database part-way through its versions carries on; send-input's answers kept
+// under the BFF's old slot keys move to the one vocabulary (item 5).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,6 +105,29 @@ const dir = mkdtempSync(path.join(tmpdir(), 'idv-bff-migrations-'));
 let files = 0;
 const newFile = () => path.join(dir, `bff-${++files}.sqlite`);
 
+/**
+ * send-input's answers as the releases before the one slot vocabulary kept them: the BFF's own
+ * keys (`document-photo:0:front`), a custom document's front then its multi-page PDF, a selfie.
+ */
+const oldResults: [string, boolean, string | null, number][] = [
+  ['document-photo:0:front', true, null, 1],
+  ['custom-document-photo:1:front', false, 'customDocument.unreadable', 2],
+  ['custom-document-photo:1:multi', true, null, 3],
+  ['selfie-photo', false, 'selfiePhoto.closedEyes', 4],
+  ['financial-information-bank-statement-parsing-request', true, null, 5],
+  ['custom-fields', true, null, 6],
+];
+const second = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
+
+/** The same answers under the one vocabulary (`slotKeyOf`): the later of two that meet is kept. */
+const rekeyed = [
+  { slot: 'document:0:front', accepted: true, code: null, at: second(1) },
+  { slot: 'document:1:front', accepted: true, code: null, at: second(3) },
+  { slot: 'biometric', accepted: false, code: 'selfiePhoto.closedEyes', at: second(4) },
+  { slot: 'bank-statement', accepted: true, code: null, at: second(5) },
+  { slot: 'custom-fields', accepted: true, code: null, at: second(6) },
+];
+
 /** A file as an unversioned release left it, with a session's verification in it. */
 function oldFile(last: boolean) {
   const file = newFile();
@@ -120,6 +144,11 @@ function oldFile(last: boolean) {
       'INSERT INTO session_verifications (session_id, verification_id, identity, created_at) VALUES (?, ?, ?, ?)',
     )
     .run('s-old', 'v-old', 'i-old', '2026-01-01T00:00:00.000Z');
+  const result = raw.prepare(
+    'INSERT INTO input_results (verification_id, slot, accepted, code, at) VALUES (?, ?, ?, ?, ?)',
+  );
+  for (const [slot, accepted, code, n] of oldResults)
+    result.run('v-old', slot, accepted ? 1 : 0, code, second(n));
   raw.close();
   return file;
 }
@@ -173,6 +202,7 @@ describe('the BFF store on SQLite: numbered migrations', () => {
     const file = oldFile(last);
     const store = SqlStore.sqlite(file);
     expect(await store.sessionOwnsIdentity('s-old', 'i-old')).toBe(true);
+    expect(await store.inputResultsOf('v-old')).toEqual(rekeyed);
     // What the migrations after the old script brought works on the old file.
     await store.createHandoff('h', {
       verificationId: 'v-old',
@@ -196,25 +226,34 @@ describe('the BFF store on PostgreSQL: numbered migrations', () => {
   afterAll(() => dropSchema(schema));
 
   it('carries on from a database the old runner left at an earlier version', async () => {
-    // The old runner (pg-migrate.ts `migrate` over the append-only list) to version 3.
+    // The old runner (pg-migrate.ts `migrate` over the append-only list) to version 6.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       await migrate(
         client,
-        migrations.slice(0, 3).map((m) => m.postgres),
+        migrations.slice(0, 6).map((m) => m.postgres),
         'bff_migrations',
         'idv-bff-migrations',
       );
       await client.query(
         "INSERT INTO session_verifications VALUES ('s-old', 'v-old', 'i-old', '2026-01-01T00:00:00Z')",
       );
+      for (const [slot, accepted, code, n] of oldResults)
+        await client.query('INSERT INTO input_results VALUES ($1, $2, $3, $4, $5)', [
+          'v-old',
+          slot,
+          accepted,
+          code,
+          second(n),
+        ]);
     } finally {
       await client.end();
     }
     const store = await SqlStore.postgres(url);
     try {
       expect(await store.sessionOwnsIdentity('s-old', 'i-old')).toBe(true);
+      expect(await store.inputResultsOf('v-old')).toEqual(rekeyed);
       const { rows } = await store.postgres!.pool.query<{ version: number }>(
         'SELECT version FROM bff_migrations ORDER BY version',
       );
