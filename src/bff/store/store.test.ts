@@ -335,11 +335,7 @@ describe.each([
       ],
       first,
     );
-    await store.recordInputResults(
-      'i',
-      [{ slot: 'document:0:front', accepted: true, code: null }],
-      later,
-    );
+    await store.recordInputResults('i', [{ slot: 'document:0:front', accepted: true, code: null }], later);
     await store.recordInputResults(
       'unknown-identity',
       [{ slot: 'biometric', accepted: true, code: null }],
