@@ -82,7 +82,7 @@ export const errorTypeOf = (code: ErrorCode) =>
  * Codes that no model shipped with the project judges; the embedded service reads them from a
  * sample file's scenario marker (wire contract §4). The others are measured from the bytes and
  * pixels (faces, eyes, masks and dark lenses, MRZ, PDF417 and their mismatches, the document's
- * outline and the back's portrait, the printed fields, a screen's moiré: src/service/checks/README.md).
+ * outline and the back's portrait, the printed fields, a screen's moiré: src/checks/ORDER.md).
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
   'documentPhoto.unexpectedData',
