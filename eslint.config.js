@@ -200,7 +200,6 @@ export default tseslint.config(
     files: [
       'src/service/checks/check-input.ts',
       'scripts/make-samples.ts',
-      'scripts/make-not-documents.ts',
       'e2e/bench/face-descriptors.ts',
       'e2e/fixtures/capture-harness.tsx',
     ],
