@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { makeNotDocuments } from './fixtures/make-not-documents';
+import { makeNotDocuments } from '../scripts/make-not-documents';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 

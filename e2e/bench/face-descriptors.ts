@@ -384,7 +384,7 @@ for (const entry of entries) {
 }
 
 // (c) a cohort mean without shipping real faces: the mean descriptor of the repo's own drawn faces
-// (e2e/fixtures/samples, made by make-samples.ts, no real person), subtracted before the cosine.
+// (e2e/fixtures/samples, made by scripts/make-samples.ts, no real person), subtracted before the cosine.
 const samplesDir = join(import.meta.dirname, '..', 'fixtures', 'samples');
 const cohort: number[][] = [];
 for (const file of readdirSync(samplesDir).filter((f) => f.endsWith('.jpg'))) {

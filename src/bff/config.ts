@@ -6,6 +6,7 @@ import { isHexColor } from '@/server-shared/color-contrast';
 import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/common-settings';
 import { devDefaults, devSecretNames } from '@/server-shared/dev-defaults';
 import {
+  configOf,
   decimalSetting,
   isProxyAddress,
   optionalSetting,
@@ -16,71 +17,6 @@ import {
   urlSetting,
   wholeSetting,
 } from '@/server-shared/settings';
-
-/** What the BFF runs on: its settings (`bffSettings`) read once from the environment. */
-export interface BffConfig {
-  host: string;
-  port: number;
-  /** The verification service; its origin is the only one the BFF sends the token to. */
-  upstreamUrl: string;
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-  staffPassword: string;
-  /** Key of the signed session cookies. */
-  sessionSecret: string;
-  dataDir: string;
-  /** PostgreSQL (shared by every instance); null = SQLite in dataDir (one instance). */
-  databaseUrl: string | null;
-  /** The built SPA; null serves the API only. */
-  staticDir: string | null;
-  /** This BFF's public base URL, for callback URLs; null = derived from the listening address. */
-  publicUrl: string | null;
-  /** Requests per IP and window on the public API. */
-  rateLimitMax: number;
-  rateLimitWindowMs: number;
-  /** Staff login attempts per IP and minute (a successful login resets the count). */
-  staffLoginMaxPerMinute: number;
-  logLevel: string;
-  /**
-   * Which X-Forwarded-* hops to believe (behind a TLS-terminating proxy, so that cookies get
-   * Secure and client addresses are right): false, a hop count, or the proxies' addresses/CIDRs.
-   */
-  trustProxy: TrustProxy;
-  sseHeartbeatMs: number;
-  /** The look of the wizard (README, Settings: BRAND_*). */
-  brand: {
-    name: string;
-    /** #rrggbb, or null for the default. */
-    primaryColor: string | null;
-    /** A CSS font-family list of fonts the device has. */
-    font: string | null;
-    /** A PNG, SVG, JPEG or WebP file served at /api/brand/logo. */
-    logoFile: string | null;
-  };
-  /** Open routes (webhooks, staff sign-in, health): time for a body, and requests at once. */
-  openBodyTimeoutMs: number;
-  openMaxConcurrent: number;
-  /** Anonymous bodies (creation, send-input): average rate required once the grace is over. */
-  slowBodyMinBytesPerSecond: number;
-  slowBodyGraceMs: number;
-  /** Anonymous requests with a body under way at once per client address. */
-  bodiesPerAddress: number;
-  /** Time for a request's headers, on every route. */
-  headersTimeoutMs: number;
-  /** Time the service has to answer a send-input (504 `upstream.timeout` after it). */
-  sendInputTimeoutMs: number;
-  /** A verification webhook whose signed `timestamp` is older than this is refused (a replay). */
-  webhookMaxAgeMs: number;
-  /** Period of the reconciliation of unfinished verifications (0: never, not even at start). */
-  reconcileMs: number;
-  /** Days the BFF keeps verification data, events and credit checks after their last change. */
-  retentionDays: number;
-  /** Folder of the flow definitions (JSON, the shared flow schema) the SPA walks people through. */
-  flowsDir: string;
-  /** Last path segment of the service's credit-check routes. */
-  creditCheckSegment: string;
-}
 
 /** Fastify's `trustProxy` forms that name what is trusted; never `true` (every hop). */
 export type TrustProxy = false | number | string[];
@@ -258,48 +194,61 @@ export const bffSettings = z
     }
   });
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
-  const s = parseSettings(bffSettings, env);
+/**
+ * What the BFF runs on: each setting under its config key (`RATE_LIMIT_MAX` → `rateLimitMax`,
+ * settings.ts `configOf`), and below what is derived or renamed.
+ */
+export const bffConfigSchema = bffSettings.transform((s) => {
   const staffPassword = s.STAFF_PASSWORD ?? randomBytes(9).toString('base64url');
   if (!s.STAFF_PASSWORD) console.log(`bff: generated STAFF_PASSWORD=${staffPassword}`);
   return {
-    host: s.HOST,
-    port: s.PORT,
+    ...configOf(s, [
+      'NODE_ENV',
+      'SERVICE_PORT',
+      'UPSTREAM_URL',
+      'SERVICE_CLIENT_ID',
+      'SERVICE_CLIENT_SECRET',
+      'STAFF_PASSWORD',
+      'SESSION_SECRET',
+      'DATA_DIR',
+      'STATIC_DIR',
+      'PUBLIC_BFF_URL',
+      'BRAND_NAME',
+      'BRAND_PRIMARY_COLOR',
+      'BRAND_FONT',
+      'BRAND_LOGO_FILE',
+      'WEBHOOK_MAX_AGE_SECONDS',
+      'RECONCILE_SECONDS',
+      'FLOWS_DIR',
+    ]),
+    /** The verification service; its origin is the only one the BFF sends the token to. */
     upstreamUrl: (s.UPSTREAM_URL ?? `http://${s.HOST}:${s.SERVICE_PORT}`).replace(/\/+$/, ''),
     clientId: s.SERVICE_CLIENT_ID,
     clientSecret: s.SERVICE_CLIENT_SECRET,
-    webhookSecret: s.WEBHOOK_SECRET,
     staffPassword,
-    // A per-start secret only logs everybody out on restart, which is fine in development.
+    /** Key of the signed session cookies: a per-start secret only logs everybody out on restart, fine in development. */
     sessionSecret: s.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     dataDir: path.resolve(s.DATA_DIR),
-    databaseUrl: s.DATABASE_URL,
+    /** The built SPA; null serves the API only. */
     staticDir: s.STATIC_DIR === 'none' ? null : path.resolve(s.STATIC_DIR),
+    /** This BFF's public base URL, for callback URLs; null = derived from the listening address. */
     publicUrl: s.PUBLIC_BFF_URL?.replace(/\/+$/, '') ?? (s.PORT ? `http://${s.HOST}:${s.PORT}` : null),
-    rateLimitMax: s.RATE_LIMIT_MAX,
-    rateLimitWindowMs: s.RATE_LIMIT_WINDOW_MS,
-    staffLoginMaxPerMinute: s.STAFF_LOGIN_MAX_PER_MINUTE,
-    logLevel: s.LOG_LEVEL,
-    trustProxy: s.TRUST_PROXY,
-    sseHeartbeatMs: s.SSE_HEARTBEAT_MS,
+    /** The look of the wizard (README, Settings: BRAND_*). */
     brand: {
       name: s.BRAND_NAME.slice(0, 80),
       primaryColor: s.BRAND_PRIMARY_COLOR,
       font: s.BRAND_FONT,
       logoFile: s.BRAND_LOGO_FILE && path.resolve(s.BRAND_LOGO_FILE),
     },
-    openBodyTimeoutMs: s.OPEN_BODY_TIMEOUT_MS,
-    openMaxConcurrent: s.OPEN_MAX_CONCURRENT,
-    slowBodyMinBytesPerSecond: s.SLOW_BODY_MIN_BYTES_PER_SECOND,
-    slowBodyGraceMs: s.SLOW_BODY_GRACE_MS,
-    bodiesPerAddress: s.BODIES_PER_ADDRESS,
-    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
-    sendInputTimeoutMs: s.SEND_INPUT_TIMEOUT_MS,
     webhookMaxAgeMs: s.WEBHOOK_MAX_AGE_SECONDS * 1000,
     reconcileMs: s.RECONCILE_SECONDS * 1000,
-    retentionDays: s.RETENTION_DAYS,
     // The embedded service's own folder by default: the hosted API has no route that lists flows.
     flowsDir: path.resolve(s.FLOWS_DIR),
-    creditCheckSegment: s.CREDIT_CHECK_SEGMENT,
   };
+});
+
+export type BffConfig = z.infer<typeof bffConfigSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): BffConfig {
+  return parseSettings(bffConfigSchema, env);
 }

@@ -101,7 +101,7 @@ describe('a service answering in chunks', () => {
       error: { code: 'selfiePhoto.closedEyes' },
     });
     expect(await store.inputResultsOf('v-c')).toMatchObject([
-      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.closedEyes' },
+      { slot: 'biometric', accepted: false, code: 'selfiePhoto.closedEyes' },
     ]);
   });
 });

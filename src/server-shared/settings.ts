@@ -210,6 +210,36 @@ export function parseSettings<S extends z.ZodType>(schema: S, env: Record<string
   throw new SettingError(String(issue.path[0] ?? 'settings'), issue.message);
 }
 
+/** An environment variable's name as a config key: `UPLOAD_WAIT_SECONDS` → `uploadWaitSeconds`. */
+export type ConfigKey<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<ConfigKey<Tail>>}`
+  : Lowercase<S>;
+
+/** Settings under their config keys, except those named in `except` (which a config derives itself). */
+export type ConfigOf<T, Except extends keyof T = never> = {
+  [K in Exclude<keyof T, Except> & string as ConfigKey<K>]: T[K];
+};
+
+const configKey = (name: string) =>
+  name.toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * The part of a process's config that is each setting as read, under its config key: a setting is
+ * written once (its key in the schema); only what a config derives or renames is written again,
+ * and named in `except` so that it does not appear twice.
+ */
+export function configOf<T extends Record<string, unknown>, Except extends keyof T & string = never>(
+  values: T,
+  except: readonly Except[] = [],
+): ConfigOf<T, Except> {
+  const skipped = new Set<string>(except);
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([name]) => !skipped.has(name))
+      .map(([name, value]) => [configKey(name), value]),
+  ) as ConfigOf<T, Except>;
+}
+
 /** The settings of a schema, in its order, with their table entries. */
 export function settingsOf(schema: z.ZodObject) {
   return Object.entries(schema.shape).map(([name, field]) => {

@@ -4,6 +4,7 @@ import { commonSettings, refuseDevSecretsInProduction } from '@/server-shared/co
 import { devDefaults } from '@/server-shared/dev-defaults';
 import {
   type About,
+  configOf,
   decimalListSetting,
   decimalSetting,
   isAddressOrRange,
@@ -19,79 +20,6 @@ import {
   wholeSetting,
 } from '@/server-shared/settings';
 import { DEFAULT_PDF_LIMITS, type PdfReadingLimits } from '@/checks/pdf/node/pdf-reader';
-
-/** What the embedded service runs on: its settings (`serviceSettings`) read once from the environment. */
-export interface ServiceConfig {
-  host: string;
-  port: number;
-  dataDir: string;
-  /** PostgreSQL for the webhook outbox; null = the outbox stays in SQLite with the rest. */
-  databaseUrl: string | null;
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-  /** Where verification events go; null disables verification webhooks. */
-  webhookUrl: string | null;
-  uploadWaitSeconds: number;
-  webhookRetrySeconds: number[];
-  /**
-   * Keys of the access tokens: the first signs, each is accepted (a rotation). Empty: one derived
-   * from the client secret, so that every instance with the same secret accepts the others' tokens.
-   */
-  tokenSigningKeys: string[];
-  /** Lifetime of an access token (ext, for tests of token renewal). */
-  tokenTtlSeconds: number;
-  /** The service's own base URL for resource and media links; null = derived from the listening address. */
-  publicUrl: string | null;
-  /** Pause between processing steps, so that progress is visible (ext). */
-  processingStepMs: number;
-  /** A verification with no activity for this long, its inputs not complete, expires. */
-  verificationTtlSeconds: number;
-  /** Timeout of one webhook delivery attempt. */
-  webhookTimeoutMs: number;
-  /** Wrong client credentials one address may send per minute before /oauth answers 429 (ext). */
-  oauthFailuresPerMinute: number;
-  /** The account's default flow: used by a creation that names none. */
-  defaultFlowId: string;
-  /** Whether the routes the hosted API lacks (GET /v2/flows, …) are served; off = documented routes only. */
-  extensions: boolean;
-  /**
-   * Chooses an active liveness challenge for every video verification: an extension, so only with
-   * the extensions on (the hosted API gives none); `LIVENESS_CHALLENGE=off` turns it off alone.
-   */
-  livenessChallenge: boolean;
-  /**
-   * Whether the sample markers (`idv-person=`, `idv-scenario=` in a file's metadata) are read, and
-   * the demo's synthetic watch list and registries answer: for tests and demos only. Off, a marker
-   * changes nothing and the facts are what the pixels give (anyone can write such metadata).
-   */
-  demoScenarios: boolean;
-  /** Last path segments the credit-check routes answer on (the hosted one is `credit-bureau`). */
-  creditCheckSegments: string[];
-  /**
-   * Origins or addresses/CIDRs that webhooks and callbacks may reach although they are loopback or
-   * private (outbound-url.ts); the webhook URL's origin is always among them.
-   */
-  outboundAllowed: string[];
-  /** `/oauth` (the one route without a token): time for a body, and requests at once. */
-  openBodyTimeoutMs: number;
-  openMaxConcurrent: number;
-  /** Time for a request's headers, on every route. */
-  headersTimeoutMs: number;
-  /** Addresses whose X-Forwarded-For is believed (the BFF's), for the person's address. */
-  trustedProxies: string[];
-  /** Days a verification (and credit checks, events) is kept after its last change; 0 = forever. */
-  retentionDays: number;
-  /** Days an expired verification is kept; 0 = as long as RETENTION_DAYS. */
-  retentionExpiredDays: number;
-  logLevel: string;
-  /** A system FFmpeg for video frames; null = the wasm build (the checks read FFMPEG_PATH themselves). */
-  ffmpegPath: string | null;
-  /** Whether main.ts loads the models, the OCR data and pdf.js at start (LOAD_CHECKS_AT_START). */
-  loadChecksAtStart: boolean;
-  /** Bounds of one PDF reading (checks/pdf-reader.ts). */
-  pdfReading: PdfReadingLimits;
-}
 
 /** A whole number ≥ 1 (0 would read nothing, or nothing in time). */
 const countSetting = (fallback: number, about: About) =>
@@ -263,51 +191,63 @@ function retentionExpiredDays(set: number | null, retentionDays: number) {
   return retentionDays > 0 ? Math.min(expired, retentionDays) : expired;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
-  const s = parseSettings(serviceSettings, env);
+/**
+ * What the embedded service runs on: each setting under its config key (`UPLOAD_WAIT_SECONDS` →
+ * `uploadWaitSeconds`, settings.ts `configOf`), and below what is derived or renamed.
+ */
+export const serviceConfigSchema = serviceSettings.transform((s) => {
+  // null disables verification webhooks.
   const webhookUrl =
     s.SERVICE_WEBHOOK_URL === 'none'
       ? null
       : (s.SERVICE_WEBHOOK_URL ?? `http://${s.HOST}:${s.PORT}/webhooks/verification`);
   const extensions = s.SERVICE_EXTENSIONS;
   return {
-    host: s.HOST,
+    ...configOf(s, [
+      'NODE_ENV',
+      'PORT',
+      'SERVICE_PORT',
+      'DATA_DIR',
+      'SERVICE_CLIENT_ID',
+      'SERVICE_CLIENT_SECRET',
+      'SERVICE_WEBHOOK_URL',
+      'PUBLIC_URL',
+      'SERVICE_EXTENSIONS',
+      'LIVENESS_CHALLENGE',
+      'CREDIT_CHECK_SEGMENTS',
+      'RETENTION_EXPIRED_DAYS',
+      'OUTBOUND_ALLOWED',
+      'PDF_READ_TIMEOUT_MS',
+      'PDF_TEXT_PAGES',
+      'PDF_PAGE_TEXT_CHARS',
+    ]),
     port: s.SERVICE_PORT,
     dataDir: path.resolve(s.DATA_DIR),
-    databaseUrl: s.DATABASE_URL,
     clientId: s.SERVICE_CLIENT_ID,
     clientSecret: s.SERVICE_CLIENT_SECRET,
-    webhookSecret: s.WEBHOOK_SECRET,
     webhookUrl,
-    uploadWaitSeconds: s.UPLOAD_WAIT_SECONDS,
-    webhookRetrySeconds: s.WEBHOOK_RETRY_SECONDS,
-    tokenSigningKeys: s.TOKEN_SIGNING_KEYS,
-    tokenTtlSeconds: s.TOKEN_TTL_SECONDS,
+    /** The service's own base URL for resource and media links; null = derived from the listening address. */
     publicUrl:
       s.PUBLIC_URL?.replace(/\/+$/, '') ?? (s.SERVICE_PORT ? `http://${s.HOST}:${s.SERVICE_PORT}` : null),
-    processingStepMs: s.PROCESSING_STEP_MS,
-    verificationTtlSeconds: s.VERIFICATION_TTL_SECONDS,
-    webhookTimeoutMs: s.WEBHOOK_TIMEOUT_MS,
-    oauthFailuresPerMinute: s.OAUTH_FAILURES_PER_MINUTE,
-    defaultFlowId: s.DEFAULT_FLOW_ID,
+    /** Whether the routes the hosted API lacks (GET /v2/flows, …) are served; off = documented routes only. */
     extensions,
-    demoScenarios: s.DEMO_SCENARIOS,
+    /** An extension, so only with the extensions on (the hosted API gives none). */
     livenessChallenge: extensions && s.LIVENESS_CHALLENGE,
     creditCheckSegments: [...new Set(['credit-bureau', ...s.CREDIT_CHECK_SEGMENTS])],
-    openBodyTimeoutMs: s.OPEN_BODY_TIMEOUT_MS,
-    openMaxConcurrent: s.OPEN_MAX_CONCURRENT,
-    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
-    retentionDays: s.RETENTION_DAYS,
     retentionExpiredDays: retentionExpiredDays(s.RETENTION_EXPIRED_DAYS, s.RETENTION_DAYS),
-    trustedProxies: s.TRUSTED_PROXIES,
+    /** The webhook URL's origin is always among them (outbound-url.ts). */
     outboundAllowed: [...(webhookUrl ? [new URL(webhookUrl).origin] : []), ...s.OUTBOUND_ALLOWED],
-    logLevel: s.LOG_LEVEL,
-    ffmpegPath: s.FFMPEG_PATH,
-    loadChecksAtStart: s.LOAD_CHECKS_AT_START,
+    /** Bounds of one PDF reading (checks/pdf/node/pdf-reader.ts). */
     pdfReading: {
       timeLimitMs: s.PDF_READ_TIMEOUT_MS,
       textPages: s.PDF_TEXT_PAGES,
       pageTextChars: s.PDF_PAGE_TEXT_CHARS,
-    },
+    } satisfies PdfReadingLimits,
   };
+});
+
+export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
+  return parseSettings(serviceConfigSchema, env);
 }

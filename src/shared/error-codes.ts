@@ -83,7 +83,7 @@ export const errorTypeOf = (code: ErrorCode) =>
  * sample file's scenario marker (wire contract §4). The others are measured from the bytes and
  * pixels (faces, eyes, masks and dark lenses, MRZ, PDF417 and their mismatches, the document's
  * outline and the back's portrait, the printed fields, a screen's moiré, a cover over the document:
- * src/service/checks/README.md).
+ * src/checks/ORDER.md).
  */
 export const markerOnlyCodes: readonly ErrorCode[] = [
   'documentPhoto.unexpectedData',

@@ -1,3 +1,4 @@
+import type { InputDescriptor } from './contract/send-input';
 import type { FlowInput } from './contract/service-api';
 import { documentSides, type Sides } from './document-sides';
 import type { CustomDocument, DocumentStep, Flow, Merit } from './flow';
@@ -67,7 +68,44 @@ export function planFlow<F extends Pick<Flow, 'merits'>>(flow: F): FlowPlan<F> {
 export const docBase = (plan: Pick<FlowPlan, 'documents'>, group: number) =>
   group * 2 + (plan.documents[group]?.kind === 'custom' ? 1 : 0);
 
+/**
+ * The slot vocabulary, one for the service and the BFF: a document's sides are `document:<group>:front`
+ * and `document:<group>:back` (a custom document's multi-page PDF fills its front), the selfie or
+ * video is `biometric`, then `custom-fields` and `bank-statement`. The service keeps its inputs by
+ * slot; the BFF keeps send-input's latest answer per slot (why a refused input waits).
+ */
 export const documentSlotKey = (group: number, side: 'front' | 'back') => `document:${group}:${side}`;
+
+/** The slot a descriptor fills (whether the flow has it is the service's question: `slotOf`). */
+export function slotKeyOf(descriptor: InputDescriptor): string {
+  switch (descriptor.inputType) {
+    case 'document-photo':
+      return documentSlotKey(descriptor.group, descriptor.data.page);
+    case 'custom-document-photo':
+      return documentSlotKey(descriptor.group, descriptor.data.page === 'back' ? 'back' : 'front');
+    case 'selfie-photo':
+    case 'selfie-video':
+      return 'biometric';
+    case 'custom-fields':
+      return 'custom-fields';
+    case 'financial-information-bank-statement-parsing-request':
+      return 'bank-statement';
+  }
+}
+
+/** Whether a slot is one of an input of the flow's list (`FlowInput`: its id, and group for a document). */
+export function isSlotOfInput(slot: string, input: Pick<FlowInput, 'id' | 'group'>): boolean {
+  if (input.group !== undefined) return slot.startsWith(`document:${input.group}:`);
+  switch (input.id) {
+    case 'selfie-photo':
+    case 'selfie-video':
+      return slot === 'biometric';
+    case 'financial-information-bank-statement-parsing-request':
+      return slot === 'bank-statement';
+    default:
+      return slot === input.id;
+  }
+}
 
 export function sidesOf(type: string, country: string): Sides {
   return documentSides(type as Parameters<typeof documentSides>[0], country);

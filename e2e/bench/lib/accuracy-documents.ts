@@ -2,7 +2,7 @@
 // of labelled real photos: every `document` entry must be found (framed, filling the frame, or
 // cropped: anything but "no document") and show an identity document's features (a portrait, a
 // zone or a barcode: `identityFront`, as the service asks of a front), every `face` entry and every
-// generated non-document (e2e/fixtures/make-not-documents.ts: screenshots of text, a chat, a
+// generated non-document (scripts/make-not-documents.ts: screenshots of text, a chat, a
 // spreadsheet, a room, a landscape, A4 letters) refused as a document; entries under the spec's
 // 600×600 minimum are counted apart (the service refuses them before looking). Time is the
 // finder's own in the service's code (inspectImage in this process, OpenCV loaded beforehand); the
@@ -23,7 +23,7 @@ import { openCvReady } from '@/checks/document/node/document-finder';
 import { documentFaces } from '@/service/checks/face-checks';
 import { inspectImage } from '@/checks/image/node/image';
 import { closeMrzReader, readMrzBands } from '@/checks/mrz/node/mrz';
-import { makeNotDocuments } from '../../fixtures/make-not-documents';
+import { makeNotDocuments } from '../../../scripts/make-not-documents';
 import type { AccuracySection, EvalSet } from './eval-set';
 import { median, percentile } from './percentile';
 

@@ -162,9 +162,9 @@ describe('inputStatesOf', () => {
     const at = (minute: number) => `2026-01-01T00:0${minute}:00.000Z`;
     const results = [
       // The back was refused after the front passed: the document waits for the back.
-      { slot: 'document-photo:0:front', accepted: true, code: null, at: at(1) },
-      { slot: 'document-photo:0:back', accepted: false, code: 'documentPhoto.similarImages', at: at(2) },
-      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.closedEyes', at: at(3) },
+      { slot: 'document:0:front', accepted: true, code: null, at: at(1) },
+      { slot: 'document:0:back', accepted: false, code: 'documentPhoto.similarImages', at: at(2) },
+      { slot: 'biometric', accepted: false, code: 'selfiePhoto.closedEyes', at: at(3) },
       // A service that lists a refused input as missing (0): the record says it waits.
       { slot: 'custom-fields', accepted: false, code: 'customFields.invalidValue', at: at(4) },
     ];

@@ -1,25 +1,17 @@
 import { z } from 'zod';
 import type { InputState, StoredEvent } from '@/shared/contract/bff-api';
-import type { InputDescriptor } from '@/shared/contract/send-input';
-import { flowInputSchema } from '@/shared/contract/service-api';
+import { flowInputSchema, type FlowInput } from '@/shared/contract/service-api';
 import type { Step, VerificationData } from '@/shared/contract/verification';
 import { documentSides } from '@/shared/document-sides';
 import { documentType } from '@/shared/flow';
+import { isSlotOfInput } from '@/shared/flow-plan';
 import type { InputSlotResult } from '../store/store';
 
 const inputListSchema = z.array(flowInputSchema);
 
-/** The slot a descriptor fills: its input type, with its group and page where it has them. */
-export function inputSlotOf(descriptor: InputDescriptor): string {
-  if (descriptor.inputType === 'document-photo' || descriptor.inputType === 'custom-document-photo')
-    return `${descriptor.inputType}:${descriptor.group}:${descriptor.data.page}`;
-  return descriptor.inputType;
-}
-
-/** The newest of an input's slot results (a document's pages are slots of one input). */
-function latestResultOf(results: InputSlotResult[], id: string, group: number | undefined) {
-  const prefix = group === undefined ? null : `${id}:${group}:`;
-  const own = results.filter((r) => (prefix ? r.slot.startsWith(prefix) : r.slot === id));
+/** The newest of an input's slot results (a document's sides are slots of one input; `slotKeyOf`). */
+function latestResultOf(results: InputSlotResult[], input: Pick<FlowInput, 'id' | 'group'>) {
+  const own = results.filter((r) => isSlotOfInput(r.slot, input));
   // A refusal of either page keeps the document waiting, whichever page was answered last.
   const refused = own.filter((r) => !r.accepted);
   const pick = refused.length ? refused : own;
@@ -61,7 +53,7 @@ export function inputStatesOf(
       ...(input.group !== undefined ? { group: input.group } : {}),
       ...(document?.type ? { documentType: document.type } : {}),
     };
-    const latest = latestResultOf(results, input.id, input.group);
+    const latest = latestResultOf(results, input);
     // A missing input whose last answer was a refusal is waiting for its retake too.
     if (input.status === 100 || (input.status === 0 && latest && !latest.accepted)) {
       const code = (latest && !latest.accepted ? latest.code : null) ?? input.errorCode;

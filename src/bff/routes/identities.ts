@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { drainBody } from '@/server-shared/drain-body';
 import { inputsFieldSchema, sendInputResponseSchema } from '@/shared/contract/send-input';
+import { slotKeyOf } from '@/shared/flow-plan';
 import { MAX_SEND_INPUT_BODY_BYTES } from '@/shared/limits';
 import type { BffDeps } from '../deps';
 import { BffHttpError, bodyTooLarge, forbidden } from '../errors';
-import { inputSlotOf } from '../domain/input-states';
 import { MultipartGuard } from '../http/multipart-guard';
 import { captureSessionId } from '../http/sessions';
 import { envelopeOf, isConnectFailure } from '../upstream/upstream-client';
@@ -100,7 +100,7 @@ export function identityRoutes(app: FastifyInstance, { upstream, store, config }
         descriptors.data.map((descriptor, i) => {
           const result = results.data[i];
           return {
-            slot: inputSlotOf(descriptor),
+            slot: slotKeyOf(descriptor),
             accepted: result.result,
             code: result.result ? null : result.error.code,
           };

@@ -1,16 +1,33 @@
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { migrate } from '@/server-shared/pg-migrate';
+import { migratePostgres, migrateSqliteFile } from '@/server-shared/numbered-migrations';
 import { flushErasure } from '@/server-shared/sqlite-erasure';
 import { openSqliteFile } from '@/server-shared/sqlite-file';
 import type { CompiledExecutor } from '@/server-shared/compiled-once';
 import { advisoryLocks } from '@/server-shared/advisory-locks';
 import { openPgPool } from '@/server-shared/pg-pool';
 import { KeyQueue } from '@/server-shared/key-queue';
-import { pgMigrations } from './pg-migrations';
 import type { BffTables, Epoch, Time } from './rows';
 import { directExecutor } from '@/server-shared/sqlite-driver';
-import { migrateSqlite } from './sqlite-migrations';
+import { initial } from './migrations/001-initial';
+import { handoffTokens } from './migrations/002-handoff-tokens';
+import { inputResults } from './migrations/003-input-results';
+import { handoffCarry } from './migrations/004-handoff-carry';
+import { reviews } from './migrations/005-reviews';
+import { erasedVerifications } from './migrations/006-erased-verifications';
+import { slotKeys } from './migrations/007-slot-keys';
+import { unversionedBaseline } from './migrations/unversioned-baseline';
+
+/** The numbered migrations (`migrations/NNN-name.ts`), in order, recorded in `bff_migrations`. */
+export const migrations = [
+  initial,
+  handoffTokens,
+  inputResults,
+  handoffCarry,
+  reviews,
+  erasedVerifications,
+  slotKeys,
+];
 
 /**
  * What differs between SQLite and PostgreSQL under the one store (`sql-store.ts`): how times,
@@ -49,7 +66,9 @@ export interface StoreDialect {
 
 /** One SQLite file (WAL), owned by one process. */
 export function sqliteDialect(file: string): StoreDialect {
-  const { raw, driver, db } = openSqliteFile<BffTables>(file, migrateSqlite);
+  const { raw, driver, db } = openSqliteFile<BffTables>(file, (raw) =>
+    migrateSqliteFile(raw, migrations, { table: 'bff_migrations', baseline: unversionedBaseline }),
+  );
   const queue = new KeyQueue();
   return {
     name: 'sqlite',
@@ -80,12 +99,7 @@ export async function postgresDialect(
   options: { max?: number } = {},
 ): Promise<StoreDialect> {
   const pool = openPgPool(connectionString, { max: options.max ?? 10 });
-  const client = await pool.connect();
-  try {
-    await migrate(client, pgMigrations, 'bff_migrations', MIGRATION_LOCK);
-  } finally {
-    client.release();
-  }
+  await migratePostgres(pool, migrations, { table: 'bff_migrations', lockKey: MIGRATION_LOCK });
   const locks = advisoryLocks(connectionString, { connections: 4 });
   const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -135,8 +135,7 @@ export const toReview = (row: ReviewRow): StoredReview => ({
 });
 
 /**
- * The tables as Kysely sees them, in both dialects (see `sqlite-migrations.ts` and
- * `pg-migrations.ts`). PostgreSQL's `seq` tie-break columns are left out: the store orders by the
+ * The tables as Kysely sees them, in both dialects (see `migrations/`). PostgreSQL's `seq` tie-break columns are left out: the store orders by the
  * dialect's insert order.
  */
 export interface BffTables {

@@ -1,38 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { CreditCheckRecord } from '@/shared/contract/bff-api';
 import { compiledOnce } from '@/server-shared/compiled-once';
 import { postgresDialect, sqliteDialect, type StoreDialect } from './dialects';
-import { toCreditCheck, toEvent, toHandoff, toReview, toSummary, type BffTables, type Time } from './rows';
+import { RecordTables } from './record-tables';
+import { BATCH, json } from './sql-tables';
+import { toSummary, type BffTables, type Time } from './rows';
 import type {
   BffStore,
-  HandoffGrant,
   InputSlotResult,
-  NewEvent,
-  PendingEvent,
-  StoredReview,
   StoredVerification,
   VerificationDataUpdate,
   VerificationFilter,
 } from './store';
 
-/** A claimed grant is kept this long after it expired, for the desktop that follows it. */
-const HANDOFF_KEPT_MS = 24 * 3600_000;
-
-/** JSON text for a JSON column (pg would send a JS array as a PostgreSQL array, not as JSON). */
-const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-
-/** Rows per multi-row statement, well under both databases' limits on parameters. */
-const BATCH = 500;
-
 /**
  * Everything the BFF keeps, written once over Kysely: on SQLite (`SqlStore.inDataDir`, one
  * instance, the default) or on PostgreSQL (`SqlStore.postgres`, DATABASE_URL, any number of
- * instances). What differs between the two is in `dialects.ts`.
+ * instances). What differs between the two is in `dialects.ts`. This class holds the
+ * verifications (their sessions, data and input results), their erasure and the retention sweep;
+ * the other tables are in the classes below it (`record-tables.ts`, `event-tables.ts`,
+ * `access-tables.ts`).
  */
-export class SqlStore implements BffStore {
-  private readonly db: Kysely<BffTables>;
+export class SqlStore extends RecordTables implements BffStore {
   // The send-input path's queries and the status polls', compiled once (see `compiled-once.ts`).
   private readonly ownsIdentity;
   private readonly ownsVerification;
@@ -40,9 +29,9 @@ export class SqlStore implements BffStore {
   /** recordInputResults' statement, by its number of slots. */
   private readonly inputUpserts = new Map<number, (...values: unknown[]) => Promise<unknown[]>>();
 
-  private constructor(private readonly dialect: StoreDialect) {
+  private constructor(dialect: StoreDialect) {
+    super(dialect);
     const db = dialect.db;
-    this.db = db;
     this.ownsIdentity = compiledOnce<unknown, [string, string]>(dialect.hot, 2, (sessionId, identity) =>
       db
         .selectFrom('session_verifications')
@@ -135,179 +124,6 @@ export class SqlStore implements BffStore {
 
   async sessionOwnsVerification(sessionId: string, verificationId: string) {
     return (await this.ownsVerification(sessionId, verificationId)).length > 0;
-  }
-
-  async createStaffSession(id: string, expiresAt: Date) {
-    await this.db.deleteFrom('staff_sessions').where('expires_at', '<', this.dialect.nowEpoch()).execute();
-    await this.db
-      .insertInto('staff_sessions')
-      .values({ id, expires_at: this.dialect.epoch(expiresAt) })
-      .execute();
-  }
-
-  async staffSessionExpiry(id: string) {
-    const row = await this.db
-      .selectFrom('staff_sessions')
-      .select('expires_at')
-      .where('id', '=', id)
-      .where('expires_at', '>', this.dialect.nowEpoch())
-      .executeTakeFirst();
-    return row ? new Date(row.expires_at) : null;
-  }
-
-  async deleteStaffSession(id: string) {
-    await this.db.deleteFrom('staff_sessions').where('id', '=', id).execute();
-  }
-
-  async countLoginAttempt(key: string, windowMs: number) {
-    const d = this.dialect;
-    const row = await this.db
-      .insertInto('login_attempts')
-      .values({ key, count: 1, reset_at: d.nowEpoch(windowMs) })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet((eb) => {
-          const over = eb('login_attempts.reset_at', '<=', d.nowEpoch());
-          return {
-            count: eb
-              .case()
-              .when(over)
-              .then(1)
-              .else(eb('login_attempts.count', '+', 1))
-              .end(),
-            reset_at: eb
-              .case()
-              .when(over)
-              .then(eb.ref('excluded.reset_at'))
-              .else(eb.ref('login_attempts.reset_at'))
-              .end(),
-          };
-        }),
-      )
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    // Now and then, forget the addresses whose window is over.
-    if (Math.random() < 0.01)
-      await this.db.deleteFrom('login_attempts').where('reset_at', '<=', d.nowEpoch()).execute();
-    return row.count;
-  }
-
-  async clearLoginAttempts(key: string) {
-    await this.db.deleteFrom('login_attempts').where('key', '=', key).execute();
-  }
-
-  async createHandoff(tokenHash: string, grant: Omit<HandoffGrant, 'claimedAt'>) {
-    const d = this.dialect;
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('handoff_tokens').where('expires_at', '<', d.nowEpoch(-HANDOFF_KEPT_MS)).execute();
-      // One live link per verification: a new one revokes the unused ones issued before it.
-      await trx
-        .deleteFrom('handoff_tokens')
-        .where('verification_id', '=', grant.verificationId)
-        .where('used_at', 'is', null)
-        .execute();
-      await trx
-        .insertInto('handoff_tokens')
-        .values({
-          token_hash: tokenHash,
-          verification_id: grant.verificationId,
-          identity: grant.identity,
-          flow_id: grant.flowId,
-          flow_name: grant.flowName,
-          created_at: d.nowEpoch(),
-          expires_at: d.epoch(grant.expiresAt),
-          carry: grant.carry,
-        })
-        .execute();
-    });
-  }
-
-  async claimHandoff(tokenHash: string, now: Date) {
-    const at = this.dialect.epoch(now);
-    const row = await this.db
-      .updateTable('handoff_tokens')
-      .set({ used_at: at })
-      .where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', at)
-      .returningAll()
-      .executeTakeFirst();
-    return row ? toHandoff(row) : null;
-  }
-
-  async latestHandoff(verificationId: string) {
-    const row = await this.db
-      .selectFrom('handoff_tokens')
-      .selectAll()
-      .where('verification_id', '=', verificationId)
-      .orderBy('created_at', 'desc')
-      // PostgreSQL's created_at has microseconds; SQLite's milliseconds tie, its rowid does not.
-      .$if(this.dialect.name === 'sqlite', (q) => q.orderBy(this.dialect.insertOrder, 'desc'))
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toHandoff(row) : null;
-  }
-
-  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    return this.dialect.exclusive(key, fn);
-  }
-
-  async recordEvent(e: NewEvent) {
-    const inserted = await this.db
-      .insertInto('events')
-      .values({
-        id: randomUUID(),
-        kind: e.kind,
-        event_name: e.eventName,
-        body_hash: e.bodyHash,
-        body: e.rawBody,
-        verification_id: e.verificationId,
-        credit_check_id: e.creditCheckId,
-        received_at: this.dialect.now(),
-      })
-      .onConflict((oc) => oc.column('body_hash').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) return { event: toEvent(inserted), duplicate: false };
-    const row = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('body_hash', '=', e.bodyHash)
-      .executeTakeFirstOrThrow();
-    return { event: toEvent(row), duplicate: true };
-  }
-
-  async markEventProcessed(id: string) {
-    await this.db
-      .updateTable('events')
-      .set({ processed_at: this.dialect.now() })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async unprocessedEvents(): Promise<PendingEvent[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('processed_at', 'is', null)
-      .orderBy('received_at')
-      .orderBy(this.dialect.insertOrder)
-      .execute();
-    return rows.map((row) => ({
-      event: toEvent(row),
-      verificationId: row.verification_id,
-      creditCheckId: row.credit_check_id,
-    }));
-  }
-
-  async eventsOf(verificationId: string) {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('verification_id', '=', verificationId)
-      .orderBy('received_at')
-      .orderBy(this.dialect.insertOrder)
-      .execute();
-    return rows.map(toEvent);
   }
 
   /**
@@ -535,117 +351,6 @@ export class SqlStore implements BffStore {
       .limit(500)
       .execute();
     return rows.map(toSummary);
-  }
-
-  async recordReview(r: StoredReview) {
-    await this.db
-      .insertInto('reviews')
-      .values({
-        id: r.id,
-        verification_id: r.verificationId,
-        decision: r.decision,
-        reason: r.reason,
-        note: r.note,
-        reviewer: r.reviewer,
-        decided_at: r.decidedAt,
-      })
-      .execute();
-  }
-
-  async deleteReview(id: string) {
-    await this.db.deleteFrom('reviews').where('id', '=', id).execute();
-  }
-
-  async reviewsOf(verificationId: string) {
-    // The insert order breaks ties between decisions of the same millisecond: the later insert is newer.
-    const rows = await this.db
-      .selectFrom('reviews')
-      .selectAll()
-      .where('verification_id', '=', verificationId)
-      .orderBy('decided_at', 'desc')
-      .orderBy(this.dialect.insertOrder, 'desc')
-      .execute();
-    return rows.map(toReview);
-  }
-
-  async createCreditCheck(record: CreditCheckRecord) {
-    // A result that arrived before the service's answer keeps its status, but gains the request.
-    const row = await this.db
-      .insertInto('credit_checks')
-      .values({
-        id: record.id,
-        country: record.country,
-        request: json(record.request)!,
-        status: record.status,
-        result: json(record.result),
-        error: record.error,
-        created_at: record.createdAt,
-        completed_at: record.completedAt,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          request: eb.ref('excluded.request'),
-          created_at: eb.ref('excluded.created_at'),
-        })),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toCreditCheck(row);
-  }
-
-  async completeCreditCheck(
-    id: string,
-    v: Pick<CreditCheckRecord, 'country' | 'request' | 'status' | 'result' | 'error' | 'completedAt'>,
-  ) {
-    const row = await this.db
-      .insertInto('credit_checks')
-      .values({
-        id,
-        country: v.country,
-        request: json(v.request)!,
-        status: v.status,
-        result: json(v.result),
-        error: v.error,
-        created_at: v.completedAt!,
-        completed_at: v.completedAt,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          status: eb.ref('excluded.status'),
-          result: eb.ref('excluded.result'),
-          error: eb.ref('excluded.error'),
-          completed_at: eb.ref('excluded.completed_at'),
-        })),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toCreditCheck(row);
-  }
-
-  async listCreditChecks() {
-    const rows = await this.db
-      .selectFrom('credit_checks')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .limit(500)
-      .execute();
-    return rows.map(toCreditCheck);
-  }
-
-  async rememberMedia(entries: { id: string; url: string }[]) {
-    // One row per id (the last link wins): an upsert may not touch the same row twice.
-    const rows = [...new Map(entries.map((e) => [e.id, e.url]))].map(([id, url]) => ({ id, url }));
-    for (let i = 0; i < rows.length; i += BATCH)
-      await this.db
-        .insertInto('media')
-        .values(rows.slice(i, i + BATCH))
-        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ url: eb.ref('excluded.url') })))
-        .execute();
-  }
-
-  async mediaUrl(id: string) {
-    const row = await this.db.selectFrom('media').select('url').where('id', '=', id).executeTakeFirst();
-    return row?.url ?? null;
   }
 
   async verificationsUnchangedSince(cutoff: Date) {

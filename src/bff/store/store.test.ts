@@ -330,25 +330,21 @@ describe.each([
     await store.recordInputResults(
       'i',
       [
-        { slot: 'document-photo:0:front', accepted: false, code: 'documentPhoto.blurryText' },
-        { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.sunGlasses' },
+        { slot: 'document:0:front', accepted: false, code: 'documentPhoto.blurryText' },
+        { slot: 'biometric', accepted: false, code: 'selfiePhoto.sunGlasses' },
       ],
       first,
     );
-    await store.recordInputResults(
-      'i',
-      [{ slot: 'document-photo:0:front', accepted: true, code: null }],
-      later,
-    );
+    await store.recordInputResults('i', [{ slot: 'document:0:front', accepted: true, code: null }], later);
     await store.recordInputResults(
       'unknown-identity',
-      [{ slot: 'selfie-photo', accepted: true, code: null }],
+      [{ slot: 'biometric', accepted: true, code: null }],
       later,
     );
     expect(await store.inputResultsOf('older')).toEqual([]);
     expect(await store.inputResultsOf('newer')).toEqual([
-      { slot: 'selfie-photo', accepted: false, code: 'selfiePhoto.sunGlasses', at: first.toISOString() },
-      { slot: 'document-photo:0:front', accepted: true, code: null, at: later.toISOString() },
+      { slot: 'biometric', accepted: false, code: 'selfiePhoto.sunGlasses', at: first.toISOString() },
+      { slot: 'document:0:front', accepted: true, code: null, at: later.toISOString() },
     ]);
     await store.deleteVerification('newer', []);
     expect(await store.inputResultsOf('newer')).toEqual([]);

@@ -7,7 +7,7 @@
  * `the eval set of bench:accuracy` (public photos of real people: 42 open-eyed single-person photos, 2 with closed
  * eyes, 1 wink, 5 groups; 84 faces of 17 people seen more than once and 17 seen once for the face
  * match). The detector's thresholds were set on the generated samples, which are drawn faces
- * (e2e/fixtures/make-samples.ts): box score of a drawn face 0.22–0.79; a false detection on a
+ * (scripts/make-samples.ts): box score of a drawn face 0.22–0.79; a false detection on a
  * card's text measured 0.45 but only 34 px on a 630 px card (5 %), while faces measured 212–391 px.
  */
 

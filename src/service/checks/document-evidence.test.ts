@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identityFront, zoneShaped } from '@/checks/document/document-outline';
-import { makeNotDocuments, type NotDocument } from '../../../e2e/fixtures/make-not-documents';
+import { makeNotDocuments, type NotDocument } from '../../../scripts/make-not-documents';
 import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
 import type { CheckOutcome, StoredFile } from '@/checks/inputs/node/types';
 
-// Pictures that are no identity document (e2e/fixtures/make-not-documents.ts: screenshots of text,
+// Pictures that are no identity document (scripts/make-not-documents.ts: screenshots of text,
 // a chat, a spreadsheet, a room, a landscape, an A4 letter on a table and filling the frame) sent
 // as a document's front: each is refused as no document, by the outline or, where it has one and
 // print, by the features an identity document's front shows (`identityFront`).

@@ -1,6 +1,6 @@
 import type { AlterationDetectionErrorCode, TemplateMatchingErrorCode } from '@/shared/error-codes';
 import type { DocumentCheckId, DocumentCheckOutcome } from '@/checks/inputs/node/document-check-outcome';
-import type { StepResult } from './verification-data';
+import type { StepResult } from './step-results';
 
 /** Messages of the failure codes, for staff, where the check gives none. */
 const failureMessages: Record<TemplateMatchingErrorCode | AlterationDetectionErrorCode, string> = {

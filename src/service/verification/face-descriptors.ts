@@ -3,7 +3,7 @@ import { faceDescriptorOf, videoFrames } from '../checks/face-checks';
 import type { InputFacts } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
-import { factsOf } from './verification-data';
+import { factsOf } from './step-results';
 
 /** The descriptor of a liveness video's kept frame (the frames are taken again, as at the check). */
 async function videoDescriptor(path: string, facts: InputFacts) {

@@ -1,6 +1,6 @@
 import { customFieldValuesSchema, fromCustomFields } from '@/shared/custom-fields';
 import type { InputDescriptor } from '@/shared/contract/send-input';
-import { docBase, documentSlotKey, sidesOf, type FlowPlan, type Slot } from '@/shared/flow-plan';
+import { docBase, sidesOf, slotKeyOf, type FlowPlan, type Slot } from '@/shared/flow-plan';
 import { integrationError } from './service-error';
 
 /**
@@ -32,7 +32,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
         throw integrationError(`${at}: a ${type} of ${country} has one side`);
       }
       return {
-        key: documentSlotKey(descriptor.group, page),
+        key: slotKeyOf(descriptor),
         position: docBase(plan, descriptor.group) + (page === 'back' ? 1 : 0),
         group: descriptor.group,
       };
@@ -49,7 +49,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
       if (back && planned.doc.sides !== 'two')
         throw integrationError(`${at}: ${planned.doc.type} has one side`);
       return {
-        key: documentSlotKey(descriptor.group, back ? 'back' : 'front'),
+        key: slotKeyOf(descriptor),
         position: docBase(plan, descriptor.group) + (back ? 1 : 0),
         group: descriptor.group,
       };
@@ -59,7 +59,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
       if (plan.biometric !== descriptor.inputType) {
         throw integrationError(`${at}: this flow's biometric input is ${plan.biometric ?? 'absent'}`);
       }
-      return { key: 'biometric', position: plan.biometricPosition };
+      return { key: slotKeyOf(descriptor), position: plan.biometricPosition };
     case 'custom-fields': {
       const merit = plan.customFields;
       if (!merit) throw integrationError(`${at}: this flow has no custom fields`);
@@ -75,7 +75,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
         const issue = checked.error.issues[0];
         throw integrationError(`${at}: custom field ${issue.path.join('.')}: ${issue.message}`);
       }
-      return { key: 'custom-fields', position: plan.customFieldsPosition };
+      return { key: slotKeyOf(descriptor), position: plan.customFieldsPosition };
     }
     case 'financial-information-bank-statement-parsing-request': {
       const merit = plan.bank;
@@ -86,7 +86,7 @@ export function slotOf(plan: FlowPlan, descriptor: InputDescriptor, index: numbe
       if (!merit.institutions.some((i) => i.institutionId === descriptor.data.institutionId)) {
         throw integrationError(`${at}: unknown institutionId ${descriptor.data.institutionId}`);
       }
-      return { key: 'bank-statement', position: plan.bankPosition };
+      return { key: slotKeyOf(descriptor), position: plan.bankPosition };
     }
   }
 }

@@ -10,7 +10,9 @@ import type { JobPayload } from '../storage/jobs';
 import { makeVideoStills } from './video-stills';
 import { addFaceDescriptors } from './face-descriptors';
 import { shownStep } from './document-check-step';
-import { buildResult, renderStep, stepKeys, type ProcessingResult } from './verification-data';
+import { buildResult } from './build-result';
+import { stepKeys, type ProcessingResult } from './step-results';
+import { renderStep } from './verification-view';
 
 export const newId = () => randomBytes(12).toString('hex');
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationDataSchema } from '@/shared/contract/verification';
 import { FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';
-import { makeNotDocuments } from '../../../e2e/fixtures/make-not-documents';
+import { makeNotDocuments } from '../../../scripts/make-not-documents';
 import { sample } from '../../../e2e/fixtures/samples';
 import { scanFileMarkers } from '@/checks/inputs/node/marker';
 import {
@@ -107,7 +107,7 @@ describe('codes from the pixels alone (no marker)', () => {
   });
 
   it('refuses a screenshot of text sent as a DNI front or a passport page as no document', async () => {
-    // e2e/fixtures/make-not-documents.ts: a news page in a phone browser and in a desktop one.
+    // scripts/make-not-documents.ts: a news page in a phone browser and in a desktop one.
     const pictures = await makeNotDocuments(['text-page-phone.png', 'text-page-desktop.png']);
     const screenshot = (name: string) => pictures.find((p) => p.name === name)!.bytes;
     const dni = await createVerification(svc, 'ar-national-id');

@@ -4,7 +4,7 @@ import { videoFrames } from '../checks/face-checks';
 import type { FacePixels } from '@/checks/image/node/image';
 import type { ServiceContext } from './context';
 import type { InputRow, VerificationRow } from '../storage/rows';
-import { factsOf } from './verification-data';
+import { factsOf } from './step-results';
 
 const SPRITE_HEIGHT = 240;
 

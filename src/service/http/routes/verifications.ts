@@ -10,7 +10,7 @@ import { issueChallenge } from '../../verification/liveness-attempts';
 import type { ServiceContext } from '../../verification/context';
 import { notFound, ServiceError } from '../../verification/service-error';
 import type { Lifecycle } from '../../verification/lifecycle';
-import { deviceFingerprintOf, inputsView, verificationView } from '../../verification/verification-data';
+import { deviceFingerprintOf, inputsView, verificationView } from '../../verification/verification-view';
 
 const idParams = z.object({ id: z.string() });
 const creationBody = createVerificationSchema.optional();

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 
 /**
- * The BFF's SQLite schema (`DATA_DIR/bff.sqlite`). Files have no version number: the script is
- * idempotent (IF NOT EXISTS), and a column added later is added when missing. Types differ from
- * PostgreSQL's (`pg-migrations.ts`): times are ISO text, or epoch milliseconds where they are
- * compared with a clock; JSON is text; tie-breaks use rowid where PostgreSQL has a `seq` column.
+ * Files made before the numbered migrations had no version: the BFF ran this script at every
+ * open (IF NOT EXISTS), adding a column when missing. It is kept here as it shipped: such a file
+ * (it has a `verifications` table but no `bff_migrations`) is brought to the last state that script
+ * made, which is the schema of migrations 1 to 6, and then counts as migrated to 6.
  */
-const schema = `
+const unversionedSchema = `
 CREATE TABLE IF NOT EXISTS session_verifications (
   session_id TEXT NOT NULL,
   verification_id TEXT NOT NULL,
@@ -85,9 +85,15 @@ CREATE INDEX IF NOT EXISTS reviews_verification ON reviews (verification_id, dec
 CREATE TABLE IF NOT EXISTS erased_verifications (id TEXT PRIMARY KEY, erased_at TEXT NOT NULL);
 `;
 
-export function migrateSqlite(db: Database.Database) {
-  db.exec(schema);
+/** The numbered version a file already is at: 6 for a file made by the unversioned script, else 0. */
+export function unversionedBaseline(raw: Database.Database): number {
+  const made = raw
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'verifications'")
+    .get();
+  if (!made) return 0;
+  raw.exec(unversionedSchema);
   // A file made before handoffs carried anything gets the column.
-  const columns = db.pragma('table_info(handoff_tokens)') as { name: string }[];
-  if (!columns.some((c) => c.name === 'carry')) db.exec('ALTER TABLE handoff_tokens ADD COLUMN carry TEXT');
+  const columns = raw.pragma('table_info(handoff_tokens)') as { name: string }[];
+  if (!columns.some((c) => c.name === 'carry')) raw.exec('ALTER TABLE handoff_tokens ADD COLUMN carry TEXT');
+  return 6;
 }
