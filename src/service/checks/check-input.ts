@@ -13,7 +13,7 @@ import { SELFIE_DOCUMENT_MESSAGE, selfieShowsDocument } from '@/checks/document/
 import { judgeSide, sameSideTwice, sideCarries, type SideClaim } from '@/checks/document/document-side-rules';
 import { isScreenPhoto, type ScreenLook } from '@/checks/document/screen-photo';
 import { isCovered, type CoverLook } from '@/checks/document/occlusion';
-import { BACK_PORTRAIT_MIN_SCORE } from '@/checks/face/face-rules';
+import { BACK_PORTRAIT_MIN_SCORE, DOCUMENT_MAX_FACES } from '@/checks/face/face-rules';
 import type { DocumentType } from '@/shared/flow';
 import { hammingDistance, SAME_PICTURE_MAX_DISTANCE, type ImageMetrics } from '@/checks/image/image-metrics';
 import {
@@ -647,9 +647,10 @@ export function checkSelfiePhoto(file: StoredFile, options: MarkerOption = {}): 
     // A photo of an ID card, a passport or any printed picture of a face is no selfie, whatever
     // face it shows (`selfieShowsDocument`: its print, or its face a small portrait on a document's
     // outline or far among print). It comes before the face's own verdict: a card's portrait with
-    // its ghost image is a card, not two people. The spec has no code for a selfie that is not the
-    // person's live face: it was not taken properly.
-    if (photo.document) {
+    // its ghost image is a card, not two people; more faces than a card shows (a crowd, a group) are
+    // several people first. The spec has no code for a selfie that is not the person's live face:
+    // it was not taken properly.
+    if (photo.document && !((facts.faces ?? 0) > DOCUMENT_MAX_FACES)) {
       const shown = selfieShowsDocument({
         width: facts.width ?? 1,
         height: facts.height ?? 1,

@@ -173,8 +173,14 @@ describe('face rules', () => {
 
   it('scores the face match by cosine similarity; no portrait, no match', () => {
     expect(descriptorSimilarity([1, 0, 1], [1, 0, 1])).toBeCloseTo(1);
+    // The same face twice is the document's own picture sent as the selfie: never a pass.
     expect(faceMatch({ faceDescriptor: [1, 0, 1] }, { faceDescriptor: [1, 0, 1] })).toEqual({
       score: 100,
+      passed: false,
+      samePortrait: true,
+    });
+    // Two photographs of one person: alike, never identical.
+    expect(faceMatch({ faceDescriptor: [1, 0, 1] }, { faceDescriptor: [1, 0.15, 0.95] })).toMatchObject({
       passed: true,
     });
     expect(faceMatch({ faceDescriptor: [1, 0] }, { faceDescriptor: [0, 1] })).toEqual({
