@@ -146,6 +146,21 @@ describe('adviseOn with the code the side must show', () => {
       expect(adviseOn({ ...portraitPassport(0.65), verdict: { kind: 'none' } }, code)).toBe('noDocument');
   });
 
+  it('with print but no outline (a dark cover lost in a dark desk), lets the code readers decide', () => {
+    const look: LiveLook = { ...portraitPassport(0.6), cards: [] };
+    expect(look.verdict.kind).toBe('fullFrame');
+    expect(adviseOn(look)).toBe('fitWhole');
+    expect(adviseOn(look, 'notReadable')).toBe('codeNotReadable');
+    expect(adviseOn(look, 'reading')).toBe('codeReading');
+    expect(adviseOn(look, 'readable')).toBe('holdStill');
+    const watch = new SteadyWatch();
+    expect(watch.see(look, 'holdStill', 0)).toBe(false);
+    expect(watch.see(look, 'holdStill', 250)).toBe(false);
+    expect(watch.see(look, 'codeReading', 500)).toBe(false);
+    expect(watch.see(look, 'holdStill', 750)).toBe(false);
+    expect(watch.see(look, 'holdStill', 750 + STEADY_MS)).toBe(true);
+  });
+
   it('takes the photo by itself exactly when it says the document can be read', () => {
     const steady = new SteadyWatch();
     const look = portraitPassport(0.6);

@@ -122,10 +122,17 @@ export function adviseOn(
   if (look.covered) return 'covered';
   if (verdict.kind === 'cropped') return 'fitWhole';
   const fill = guideFill(look);
-  if (fill === null) return verdict.kind === 'none' ? 'noDocument' : 'fitWhole';
-  if (fill < MIN_GUIDE_FILL) return 'moveCloser';
-  // Close enough, yet no print seen on it: not a document (a blank card, a picture frame).
-  if (verdict.kind === 'none') return 'noDocument';
+  if (fill === null) {
+    if (verdict.kind === 'none') return 'noDocument';
+    // Print with no outline around it: the document fills the frame, or its edge is lost in the
+    // background (a dark cover on a dark desk). The photo check takes such a photo (`fullFrame`),
+    // so where the side shows a code, the readers decide; else, move back to show its edges.
+    if (code === 'none') return 'fitWhole';
+  } else {
+    if (fill < MIN_GUIDE_FILL) return 'moveCloser';
+    // Close enough, yet no print seen on it: not a document (a blank card, a picture frame).
+    if (verdict.kind === 'none') return 'noDocument';
+  }
   if (hasGlare(look.glareShare)) return 'glare';
   if (isBlurry(look.blurScore)) return 'blurry';
   if (code === 'notReadable') return 'codeNotReadable';
@@ -145,15 +152,18 @@ export class SteadyWatch {
   private last: Point[] | null = null;
 
   see(look: LiveLook, advice: DocumentAdvice, now: number): boolean {
-    const quad = documentQuad(look);
-    if (!takesItself(advice) || !quad) {
+    if (!takesItself(advice)) {
       this.since = null;
       this.last = null;
       return false;
     }
+    // Without corners (print whose edge is not seen, its code read), good looks in a row.
+    const quad = documentQuad(look) ?? [];
     const limit = STEADY_CORNER_SHARE * Math.max(look.width, look.height);
     const still =
+      this.since !== null &&
       this.last !== null &&
+      this.last.length === quad.length &&
       quad.every((p, i) => Math.hypot(p.x - this.last![i]!.x, p.y - this.last![i]!.y) <= limit);
     if (!still) this.since = now;
     this.last = quad;
