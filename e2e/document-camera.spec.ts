@@ -210,3 +210,19 @@ for (const viewport of [
     }
   });
 }
+
+test('with no document in view the passport camera says so, never that its zone cannot be read', async ({
+  page,
+}) => {
+  test.slow();
+  // Chromium's own fake camera (a green test frame); the GB passport's page must show its zone.
+  const camera = await openPassportCamera(page);
+  await expect(camera.status()).toHaveText(/No document in view/, { timeout: 60_000 });
+  // Long enough for the zone reader to have had its word several times (one read every 1.5 s).
+  await expect
+    .poll(async () => (await camera.lookTimings()).main.length, { timeout: 60_000 })
+    .toBeGreaterThan(30);
+  await expect(camera.status()).toHaveText(/No document in view/);
+  expect((await camera.statusLog()).filter((s) => s.includes(ZONE_MESSAGE))).toEqual([]);
+  await expect(camera.useShot()).toHaveCount(0);
+});
