@@ -391,6 +391,77 @@ export function agreement(key: FieldKey, value: string, stated: StatedFields): A
   return 'notStated';
 }
 
+// ---------- the zone's values found in the print ----------
+
+/**
+ * Whether a line is the zone's (or a part of it): fillers (`<`, or the `c`, `K` and `«` the OCR
+ * reads them as, in a row), or a run of 20 letters and digits without a space. The zone's values
+ * are searched in the print only, never in the zone itself.
+ */
+export function zoneLike(line: OcrLine): boolean {
+  const text = line.words.map((w) => w.text).join(' ');
+  return (
+    /<|[«‹]{2}|[cCkK<«‹]{4,}/.test(text) ||
+    line.words.some((w) => w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 20)
+  );
+}
+
+/** A word's text without the punctuation and specks an OCR reads around it. */
+const trimmed = (text: string) => text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+/** What a window of words shows as a field of this kind: letters only for a name. */
+const windowText = (key: FieldKey, words: readonly OcrWord[]) =>
+  words
+    .map((w) =>
+      key === 'lastName' || key === 'firstName' ? w.text.replace(/[^\p{L}' -]/gu, '') : trimmed(w.text),
+    )
+    .filter(Boolean)
+    .join(' ');
+
+/** How many consecutive words a field of this kind may be printed in. */
+const WINDOW: Partial<Record<FieldKey, number>> = {
+  lastName: 4,
+  firstName: 4,
+  documentNumber: 3,
+  dateOfBirth: 5,
+};
+
+/**
+ * The print's reading of a field the zone (or barcode) states, found wherever the print shows it
+ * (ICAO's generic data page: each issuer places and labels its fields its own way): the words, in
+ * one line that is not the zone's, equal to the stated value once compared as `agreement` does
+ * (names after accents and spacing, numbers with look-alikes as one, dates as dates in any printed
+ * form), else a name one misread letter in six from it ('close'). Undefined where nothing is:
+ * finding a value proves agreement; not finding it proves nothing (a disagreeing print is judged
+ * only where a layout places its fields).
+ */
+export function findStated(
+  lines: readonly OcrLine[],
+  key: FieldKey,
+  stated: StatedFields,
+): FieldReading | undefined {
+  const span = WINDOW[key];
+  if (!span || !stated[key as keyof StatedFields]) return undefined;
+  let close: Extract<FieldReading, { state: 'read' }> | undefined;
+  for (const line of lines) {
+    if (zoneLike(line)) continue;
+    for (let start = 0; start < line.words.length; start++) {
+      for (let n = 1; n <= span && start + n <= line.words.length; n++) {
+        const words = line.words.slice(start, start + n);
+        const value = windowText(key, words);
+        if (!value) continue;
+        const agrees = agreement(key, value, stated);
+        if (agrees !== 'equal' && agrees !== 'close') continue;
+        const confidence = Math.round(words.reduce((sum, w) => sum + w.confidence, 0) / words.length);
+        const reading = { state: 'read' as const, value, confidence };
+        if (agrees === 'equal') return reading;
+        close ??= reading;
+      }
+    }
+  }
+  return close;
+}
+
 // ---------- the verdict ----------
 
 /** One field as the reader left it, with a second reading of the same crop (another threshold). */

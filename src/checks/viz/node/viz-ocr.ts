@@ -51,12 +51,22 @@ export async function closeVizReader() {
 }
 
 /**
- * The lines and words of a crop (a PGM file): a field's box as one block of text, a page's
- * personal data zone as a page (columns found by the OCR's layout analysis).
+ * How a crop is laid out for the OCR: `block` a field's box as one block of text, `page` a page's
+ * personal data zone (columns found by the OCR's layout analysis), `sparse` as much text as can be
+ * found in no particular order (a data page on guilloches, where the layout analysis loses lines).
  */
-export async function ocrLines(image: Uint8Array, language: VizLanguage, page: boolean): Promise<OcrLine[]> {
+export type OcrLayout = 'block' | 'page' | 'sparse';
+
+const PSM_OF = { block: PSM.SINGLE_BLOCK, page: PSM.AUTO, sparse: PSM.SPARSE_TEXT } as const;
+
+/** The lines and words of a crop (a PGM file), laid out as asked. */
+export async function ocrLines(
+  image: Uint8Array,
+  language: VizLanguage,
+  layout: OcrLayout,
+): Promise<OcrLine[]> {
   const w = await ocrWorker(language);
-  await w.setParameters({ tessedit_pageseg_mode: page ? PSM.AUTO : PSM.SINGLE_BLOCK });
+  await w.setParameters({ tessedit_pageseg_mode: PSM_OF[layout] });
   const { data } = await w.recognize(
     Buffer.from(image.buffer, image.byteOffset, image.byteLength),
     {},

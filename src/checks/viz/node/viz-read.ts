@@ -1,6 +1,8 @@
 import type { DocumentLayout } from '@/checks/document/field-layouts';
 import {
+  agreement,
   BLANK_MAX_INK,
+  findStated,
   readField,
   wouldRefuse,
   type FieldResult,
@@ -8,7 +10,7 @@ import {
   type StatedFields,
 } from '@/checks/viz/printed-fields';
 import { inkShare, type VizCrop, type VizCropJob } from './viz-crops';
-import { ocrLines, type VizLanguage } from './viz-ocr';
+import { ocrLines, type OcrLayout, type VizLanguage } from './viz-ocr';
 
 /** The key of the one crop a layout whose fields are found by their labels is read from. */
 export const FIELDS_AREA = 'fieldsArea';
@@ -35,7 +37,10 @@ function blankUnder(crop: VizCrop, reading: Extract<FieldResult['reading'], { st
 /**
  * Reads a layout's fields from its crops: one OCR per field box (or one of the personal data zone),
  * and a second one of the same crop in grey, with the OCR's own threshold, only for a field whose
- * first reading would refuse the photo.
+ * first reading would refuse the photo. A layout whose fields are found by their labels (ICAO's
+ * generic page) also looks for the stated values (the zone's) anywhere in the print where its
+ * label did not give them (`findStated`): in the page's lines, then, while one is still missing, in
+ * a sparse reading of the same crop (the text the layout analysis lost on guilloches).
  */
 export async function readPrintedFields(
   layout: DocumentLayout,
@@ -46,10 +51,10 @@ export async function readPrintedFields(
   const cropOf = (key: string) => crops.find((c) => c.key === `${layout.id}#${key}`);
   const page = layout.located === 'label';
   const linesOf = new Map<string, Promise<OcrLine[]>>();
-  const read = (crop: VizCrop, form: 'binary' | 'grey') => {
-    const id = `${crop.key}/${form}`;
+  const read = (crop: VizCrop, form: 'binary' | 'grey', how: OcrLayout = page ? 'page' : 'block') => {
+    const id = `${crop.key}/${form}/${how}`;
     let lines = linesOf.get(id);
-    if (!lines) linesOf.set(id, (lines = ocrLines(crop[form], language, page)));
+    if (!lines) linesOf.set(id, (lines = ocrLines(crop[form], language, how)));
     return lines;
   };
   const results: FieldResult[] = [];
@@ -61,6 +66,24 @@ export async function readPrintedFields(
     if (reading.state === 'labelOnly') result.blank = blankUnder(crop, reading);
     if (wouldRefuse(field, reading, stated)) result.second = readField(await read(crop, 'grey'), field);
     results.push(result);
+  }
+  const area = page ? cropOf(FIELDS_AREA) : undefined;
+  if (!area) return results;
+  const agrees = (result: FieldResult) =>
+    result.reading.state === 'read' && agreement(result.key, result.reading.value, stated) === 'equal';
+  for (const how of ['page', 'sparse'] as const) {
+    const wanted = results.filter((r) => !agrees(r) && stated[r.key as keyof StatedFields]);
+    if (!wanted.length) break;
+    const lines = await read(area, 'binary', how);
+    for (const result of wanted) {
+      const found = findStated(lines, result.key, stated);
+      if (
+        found &&
+        ((found.state === 'read' && agreement(result.key, found.value, stated) === 'equal') ||
+          result.reading.state !== 'read')
+      )
+        result.reading = found;
+    }
   }
   return results;
 }
