@@ -19,6 +19,8 @@ const ZONE_PAD = { x: 0.05, y: 0.03 };
 export interface VizCropJob {
   key: string;
   box: Box;
+  /** The document's width this crop is scaled to, when not VIZ_DOCUMENT_WIDTH. */
+  documentWidth?: number;
 }
 
 export interface VizCrop {
@@ -211,8 +213,8 @@ export function vizCrops(
   const corner = map(0, 0);
   const across = map(1, 0);
   const pageWidth = Math.hypot(across.x - corner.x, across.y - corner.y);
-  const scale = VIZ_DOCUMENT_WIDTH / pageWidth;
-  return boxes.map(({ key, box }) => {
+  return boxes.map(({ key, box, documentWidth = VIZ_DOCUMENT_WIDTH }) => {
+    const scale = documentWidth / pageWidth;
     const pad = page ? ZONE_PAD : PAD;
     const x0 = Math.max(page ? -pad.x : 0, box.x - pad.x);
     const y0 = Math.max(page ? -pad.y : 0, box.y - pad.y);
@@ -222,7 +224,7 @@ export function vizCrops(
     const width = Math.max(1, Math.round((x1 - x0) * pageWidth * scale));
     const height = Math.max(1, Math.round((y1 - y0) * pageHeight * scale));
     const pixels = sample(grey, image.width, map, { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, width, height);
-    const binary = localThreshold(pixels, width, height, Math.round(VIZ_DOCUMENT_WIDTH / 60));
+    const binary = localThreshold(pixels, width, height, Math.round(documentWidth / 60));
     return {
       key,
       binary: pgm({ data: binary, width, height }),

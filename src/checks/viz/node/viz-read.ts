@@ -15,9 +15,18 @@ import { ocrLines, type OcrLayout, type VizLanguage } from './viz-ocr';
 /** The key of the one crop a layout whose fields are found by their labels is read from. */
 export const FIELDS_AREA = 'fieldsArea';
 
+/**
+ * The document's width a page read by its labels is scaled to: its fields' print is smaller than a
+ * sample card's (a TD3 page's 2–3 mm letters), which the OCR loses at VIZ_DOCUMENT_WIDTH.
+ */
+const PAGE_DOCUMENT_WIDTH = 1600;
+
 /** The crops a layout is read from: each field's box, or its personal data zone once. */
 export function layoutCrops(layout: DocumentLayout): VizCropJob[] {
-  if (layout.located === 'label') return [{ key: `${layout.id}#${FIELDS_AREA}`, box: layout.fieldsArea }];
+  if (layout.located === 'label')
+    return [
+      { key: `${layout.id}#${FIELDS_AREA}`, box: layout.fieldsArea, documentWidth: PAGE_DOCUMENT_WIDTH },
+    ];
   return layout.fields.map((field) => ({ key: `${layout.id}#${field.key}`, box: field.box }));
 }
 
@@ -40,7 +49,8 @@ function blankUnder(crop: VizCrop, reading: Extract<FieldResult['reading'], { st
  * first reading would refuse the photo. A layout whose fields are found by their labels (ICAO's
  * generic page) also looks for the stated values (the zone's) anywhere in the print where its
  * label did not give them (`findStated`): in the page's lines, then, while one is still missing, in
- * a sparse reading of the same crop (the text the layout analysis lost on guilloches).
+ * the page read in grey (the OCR's own threshold: bold print the local one thins) and in a sparse
+ * reading of the thresholded crop (the text the layout analysis lost on guilloches).
  */
 export async function readPrintedFields(
   layout: DocumentLayout,
@@ -71,10 +81,15 @@ export async function readPrintedFields(
   if (!area) return results;
   const agrees = (result: FieldResult) =>
     result.reading.state === 'read' && agreement(result.key, result.reading.value, stated) === 'equal';
-  for (const how of ['page', 'sparse'] as const) {
+  const passes = [
+    ['binary', 'page'],
+    ['grey', 'page'],
+    ['binary', 'sparse'],
+  ] as const;
+  for (const [form, how] of passes) {
     const wanted = results.filter((r) => !agrees(r) && stated[r.key as keyof StatedFields]);
     if (!wanted.length) break;
-    const lines = await read(area, 'binary', how);
+    const lines = await read(area, form, how);
     for (const result of wanted) {
       const found = findStated(lines, result.key, stated);
       if (
