@@ -170,6 +170,11 @@ describe("the zone's values found in the print", () => {
     expect(findStated(lines, 'documentNumber', zone)).toMatchObject({ value: 'CAOOOOOO' });
     expect(findStated(lines, 'dateOfBirth', zone)).toMatchObject({ value: '12 AOUT/AUG 64' });
     expect(findStated([line('12.08.1964.')], 'dateOfBirth', zone)).toMatchObject({ value: '12.08.1964' });
+    expect(
+      findStated([line('QT', 'AUG', '1964')], 'dateOfBirth', { dateOfBirth: '1964-08-07' }),
+    ).toMatchObject({
+      value: 'QT AUG 1964',
+    });
   });
 
   it('gives a misread name as read (close, not equal) and nothing where the print does not show it', () => {

@@ -121,10 +121,16 @@ export function parsePrintedDate(text: string): PrintedDate | undefined {
     const [day, month, year] = [numeric[1]!, numeric[2]!, numeric[3]!].map((part) => digitLike(part));
     return { day: Number(day), month: Number(month), year: Number(year), fourDigitYear: year!.length === 4 };
   }
-  const named = /(?:^| )(\d{1,2}) ([A-Z]{3,9})(?: [A-Z]{3,9})? (\d{4}|\d{2})(?: |$)/.exec(upper);
+  // Day and year may hold the OCR's look-alikes of OCR-B digits (O or Q for 0, T for 7), the year
+  // at least one true digit.
+  const named =
+    /(?:^| )([0-9OQDILT]{1,2}) ([A-Z]{3,9})(?: [A-Z]{3,9})? ([0-9OQDILT]{4}|[0-9OQDILT]{2})(?: |$)/.exec(
+      upper,
+    );
   const month = named ? monthOf(named[2]!) : undefined;
-  if (!named || month === undefined) return undefined;
-  return { day: Number(named[1]), month, year: Number(named[3]), fourDigitYear: named[3]!.length === 4 };
+  if (!named || month === undefined || !/\d/.test(named[3]!)) return undefined;
+  const digits = (part: string) => Number(digitLike(part.replace(/T/g, '7')));
+  return { day: digits(named[1]!), month, year: digits(named[3]!), fourDigitYear: named[3]!.length === 4 };
 }
 
 export function isValidDate(date: PrintedDate): boolean {
