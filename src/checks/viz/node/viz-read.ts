@@ -10,7 +10,7 @@ import {
   type StatedFields,
 } from '@/checks/viz/printed-fields';
 import { inkShare, type VizCrop, type VizCropJob } from './viz-crops';
-import { ocrLines, type OcrLayout, type VizLanguage } from './viz-ocr';
+import { ocrLines, type OcrLayout, type VizLanguage, type VizModel } from './viz-ocr';
 
 /** The key of the one crop a layout whose fields are found by their labels is read from. */
 export const FIELDS_AREA = 'fieldsArea';
@@ -61,10 +61,15 @@ export async function readPrintedFields(
   const cropOf = (key: string) => crops.find((c) => c.key === `${layout.id}#${key}`);
   const page = layout.located === 'label';
   const linesOf = new Map<string, Promise<OcrLine[]>>();
-  const read = (crop: VizCrop, form: 'binary' | 'grey', how: OcrLayout = page ? 'page' : 'block') => {
-    const id = `${crop.key}/${form}/${how}`;
+  const read = (
+    crop: VizCrop,
+    form: 'binary' | 'grey',
+    how: OcrLayout = page ? 'page' : 'block',
+    model: VizModel = language,
+  ) => {
+    const id = `${crop.key}/${form}/${how}/${model}`;
     let lines = linesOf.get(id);
-    if (!lines) linesOf.set(id, (lines = ocrLines(crop[form], language, how)));
+    if (!lines) linesOf.set(id, (lines = ocrLines(crop[form], model, how)));
     return lines;
   };
   const results: FieldResult[] = [];
@@ -82,14 +87,21 @@ export async function readPrintedFields(
   const agrees = (result: FieldResult) =>
     result.reading.state === 'read' && agreement(result.key, result.reading.value, stated) === 'equal';
   const passes = [
-    ['binary', 'page'],
-    ['grey', 'page'],
-    ['binary', 'sparse'],
+    ['binary', 'page', language],
+    ['grey', 'page', language],
+    ['binary', 'sparse', language],
+    ['binary', 'sparse', 'mrz'],
   ] as const;
-  for (const [form, how] of passes) {
-    const wanted = results.filter((r) => !agrees(r) && stated[r.key as keyof StatedFields]);
-    if (!wanted.length) break;
-    const lines = await read(area, form, how);
+  for (const [form, how, model] of passes) {
+    const wanted = results.filter(
+      (r) =>
+        !agrees(r) &&
+        stated[r.key as keyof StatedFields] &&
+        // The OCR-B model reads capitals and digits: numbers only.
+        (model !== 'mrz' || r.key === 'documentNumber'),
+    );
+    if (!wanted.length) continue;
+    const lines = await read(area, form, how, model);
     for (const result of wanted) {
       const found = findStated(lines, result.key, stated);
       if (
