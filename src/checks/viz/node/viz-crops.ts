@@ -21,6 +21,12 @@ export interface VizCropJob {
   box: Box;
   /** The document's width this crop is scaled to, when not VIZ_DOCUMENT_WIDTH. */
   documentWidth?: number;
+  /**
+   * Whether, in a photo the finder framed no document in, the box is of a TD3 page placed by its
+   * zone (`pageByZone`); else of the photo taken as the document (a sample card's boxes, whose
+   * page is not TD3-shaped).
+   */
+  byZone?: boolean;
 }
 
 export interface VizCrop {
@@ -199,8 +205,9 @@ export function pageByZone(grey: Uint8Array, width: number, height: number): Doc
 
 /**
  * The crops of the boxes asked, from RGBA (or RGB) pixels: of the upright straightened document,
- * or (`byZone`) of a photo the finder framed no document in, where the page is placed by its zone
- * (`pageByZone`) and, without one, the photo is taken as the document.
+ * or (`byZone`) of a photo the finder framed no document in, where a TD3 page's boxes (a job's
+ * `byZone`) are placed by its zone (`pageByZone`) and, without one, as other boxes, in the photo
+ * taken as the document.
  */
 export function vizCrops(
   image: { data: Uint8Array; width: number; height: number; channels: number },
@@ -208,12 +215,15 @@ export function vizCrops(
   byZone = false,
 ): VizCrop[] {
   const grey = brightestChannel(image.data, image.width, image.height, image.channels);
-  const page = byZone ? pageByZone(grey, image.width, image.height) : undefined;
-  const map: DocumentMap = page ?? ((u, v) => ({ x: u * image.width, y: v * image.height }));
-  const corner = map(0, 0);
-  const across = map(1, 0);
-  const pageWidth = Math.hypot(across.x - corner.x, across.y - corner.y);
-  return boxes.map(({ key, box, documentWidth = VIZ_DOCUMENT_WIDTH }) => {
+  const zonePage =
+    byZone && boxes.some((b) => b.byZone) ? pageByZone(grey, image.width, image.height) : undefined;
+  const whole: DocumentMap = (u, v) => ({ x: u * image.width, y: v * image.height });
+  return boxes.map(({ key, box, documentWidth = VIZ_DOCUMENT_WIDTH, byZone: placed }) => {
+    const page = placed ? zonePage : undefined;
+    const map = page ?? whole;
+    const corner = map(0, 0);
+    const across = map(1, 0);
+    const pageWidth = Math.hypot(across.x - corner.x, across.y - corner.y);
     const scale = documentWidth / pageWidth;
     const pad = page ? ZONE_PAD : PAD;
     const x0 = Math.max(page ? -pad.x : 0, box.x - pad.x);

@@ -25,7 +25,13 @@ const PAGE_DOCUMENT_WIDTH = 1600;
 export function layoutCrops(layout: DocumentLayout): VizCropJob[] {
   if (layout.located === 'label')
     return [
-      { key: `${layout.id}#${FIELDS_AREA}`, box: layout.fieldsArea, documentWidth: PAGE_DOCUMENT_WIDTH },
+      {
+        key: `${layout.id}#${FIELDS_AREA}`,
+        box: layout.fieldsArea,
+        documentWidth: PAGE_DOCUMENT_WIDTH,
+        // ICAO's TD3 page: placed by its zone where the finder frames no document.
+        byZone: layout.type === 'passport',
+      },
     ];
   return layout.fields.map((field) => ({ key: `${layout.id}#${field.key}`, box: field.box }));
 }
