@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll } from 'vitest';
 import { bffPaths } from '@/shared/contract/bff-paths';
-import { facePhoto, passportPhoto } from '../../../e2e/fixtures/face-photo';
+import { passportPhoto, selfiePhoto } from '../../../e2e/fixtures/face-photo';
 import { freePort } from '../../../e2e/fixtures/free-port';
 import { sendInputForm } from '../../../e2e/fixtures/send-input-form';
 import { buildBffApp } from '../app';
@@ -338,6 +338,8 @@ export async function readEvents(
 export const toBlob = (bytes: Buffer | string, type = 'application/octet-stream') =>
   new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type });
 
+let selfies = 0;
+
 /** A send-input of the global-passport flow that the service accepts: an Argentine passport whose MRZ reads, a proof of residency, a selfie with a face. */
 export async function passportForm() {
   return sendInputForm(
@@ -358,7 +360,7 @@ export async function passportForm() {
       // The service reads the passport's MRZ and looks for one face on the passport and the selfie.
       { field: 'document', name: 'passport.jpg', bytes: await passportPhoto('ARG') },
       { field: 'document', name: 'residency.jpg', bytes: await makeImage(2) },
-      { field: 'selfie', name: 'selfie.jpg', bytes: await facePhoto(800, 800) },
+      { field: 'selfie', name: 'selfie.jpg', bytes: await selfiePhoto(800, 800, ++selfies) },
     ],
   );
 }

@@ -94,6 +94,16 @@ export async function runFfmpeg(
   maxBytes: number,
   run: FrameRun = {},
 ): Promise<Buffer> {
+  // In line from the call, before the file is even sniffed: the turns follow the order asked.
+  return inTurn(run, () => runInTurn(path, outputArgs, maxBytes, run.signal));
+}
+
+async function runInTurn(
+  path: string,
+  outputArgs: string[],
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<Buffer> {
   const format = await sniffFile(path);
   const demuxer = format ? demuxers[format] : undefined;
   if (!demuxer) throw new FrameReadError('the file is not a video container FFmpeg may read');
@@ -112,16 +122,11 @@ export async function runFfmpeg(
     file,
   ];
   const native = process.env.FFMPEG_PATH;
-  if (native)
-    return inTurn(run, () =>
-      runNative(native, [...input(path), ...outputArgs, 'pipe:1'], maxBytes, run.signal),
-    );
-  const output = await inTurn(run, () =>
-    runWasm(
-      [...input('/input'), ...outputArgs, '/output'].filter((a) => a !== '-nostdin'),
-      path,
-      run.signal,
-    ),
+  if (native) return runNative(native, [...input(path), ...outputArgs, 'pipe:1'], maxBytes, signal);
+  const output = await runWasm(
+    [...input('/input'), ...outputArgs, '/output'].filter((a) => a !== '-nostdin'),
+    path,
+    signal,
   );
   if (output.length > maxBytes) throw new FrameReadError('FFmpeg wrote more than the frames asked for');
   return output;
