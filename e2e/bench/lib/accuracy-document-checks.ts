@@ -17,7 +17,7 @@ import { alterationMap } from '@/checks/document/node/alteration-map';
 import type { DocumentCheckOutcomes } from '@/checks/inputs/node/document-check-outcome';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { DocumentType } from '@/shared/flow';
-import { checkDocumentPhoto } from '@/service/checks/check-input';
+import { checkDocumentPhoto } from '@/service/checks/inputs/document-photo';
 import { documentPortrait } from '@/service/checks/face-checks';
 import type { AccuracySection, EvalEntry, EvalSet } from './eval-set';
 import { median, percentile } from './percentile';

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { measureFaceCover, type FaceCover } from '@/checks/face/face-cover';
 import { decodeForFaces, detectFacesInPixels } from '@/checks/face/node/faces';
-import { checkSelfiePhoto } from '@/service/checks/check-input';
+import { checkSelfiePhoto } from '@/service/checks/inputs/selfie-photo';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
 import type { AccuracySection, EvalEntry, EvalSet } from './eval-set';
 import { percentile } from './percentile';

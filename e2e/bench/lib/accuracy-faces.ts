@@ -3,7 +3,7 @@
 // processing takes them) of every `face` and `face-crop` entry, paired up by the manifest's ids.
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { checkSelfiePhoto } from '@/service/checks/check-input';
+import { checkSelfiePhoto } from '@/service/checks/inputs/selfie-photo';
 import { faceDescriptorOf, selfieFaces } from '@/service/checks/face-checks';
 import type { InputFacts } from '@/checks/inputs/node/types';
 import { descriptorSimilarity, FACE_MATCH_MIN_SIMILARITY } from '@/checks/face/face-rules';

@@ -5,7 +5,7 @@ import { SAME_PICTURE_MAX_DISTANCE, SIMILAR_HASH_MAX_DISTANCE } from '@/checks/i
 
 /**
  * Which side of which document shows what, and what a side's features say about the side the
- * person claims it is: one rule set for the embedded service (src/service/checks/check-input.ts)
+ * person claims it is: one rule set for the embedded service (src/service/checks/inputs/document-photo.ts)
  * and the wizard's capture checks (src/features/wizard/checks/check-image.ts), so both refuse the
  * same photo with the same code (`noDocument`, `sideMismatch`, `similarImages`).
  */

@@ -6,7 +6,7 @@ import { faceMatch } from '@/checks/face/node/face-match';
 import { inspectImage } from '@/checks/image/node/image';
 import { sample } from '../../../e2e/fixtures/samples';
 import { createVerification, sendInput, startService, type RunningService } from '../testing/harness';
-import { checkSelfiePhoto } from './check-input';
+import { checkSelfiePhoto } from './inputs/selfie-photo';
 import { faceDescriptorOf } from './face-checks';
 import type { InputFacts, StoredFile } from '@/checks/inputs/node/types';
 

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePath } from '../../../e2e/fixtures/samples';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { checkDocumentPhoto, checkSelfiePhoto } from './check-input';
+import { checkDocumentPhoto } from './inputs/document-photo';
+import { checkSelfiePhoto } from './inputs/selfie-photo';
 import {
   crowdCandidates,
   crowdInputSize,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identityFront, zoneShaped } from '@/checks/document/document-outline';
 import { makeNotDocuments, type NotDocument } from '../../../scripts/make-not-documents';
-import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
+import { checkDocumentPhoto, type DocumentPhotoContext } from './inputs/document-photo';
 import type { CheckOutcome, StoredFile } from '@/checks/inputs/node/types';
 
 // Pictures that are no identity document (scripts/make-not-documents.ts: screenshots of text,

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { judgeOutline, shapeMismatch, textChains } from '@/checks/document/document-outline';
 import { sample } from '../../../e2e/fixtures/samples';
-import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
+import { checkDocumentPhoto, type DocumentPhotoContext } from './inputs/document-photo';
 import { findDocument } from '@/checks/document/node/document-finder';
 
 const front: DocumentPhotoContext = {

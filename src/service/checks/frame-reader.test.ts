@@ -10,7 +10,7 @@ import type { FileFormat } from '@/shared/file-format';
 import { MAX_VIDEO_DECODED_PIXELS, MAX_VIDEO_SECONDS } from '@/shared/limits';
 import { checkContainer } from '@/checks/video/node/video';
 import { samplePath } from '../../../e2e/fixtures/samples';
-import { checkSelfieVideo } from './check-input';
+import { checkSelfieVideo } from './inputs/selfie-video';
 import { videoFrames } from './face-checks';
 import { FrameReadError, runFfmpeg } from './frame-reader';
 import type { StoredFile } from '@/checks/inputs/node/types';

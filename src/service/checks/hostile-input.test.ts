@@ -7,13 +7,11 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileFormat } from '@/shared/file-format';
 import { samplePath } from '../../../e2e/fixtures/samples';
-import {
-  checkBankStatement,
-  checkCustomDocument,
-  checkDocumentPhoto,
-  checkSelfiePhoto,
-  checkSelfieVideo,
-} from './check-input';
+import { checkBankStatement } from './inputs/bank-statement';
+import { checkCustomDocument } from './inputs/custom-document';
+import { checkDocumentPhoto } from './inputs/document-photo';
+import { checkSelfiePhoto } from './inputs/selfie-photo';
+import { checkSelfieVideo } from './inputs/selfie-video';
 import type { StoredFile } from '@/checks/inputs/node/types';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-checks-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDocumentPhoto } from './check-input';
+import { checkDocumentPhoto } from './inputs/document-photo';
 import {
   imageMetadataBytes,
   imageStructure,

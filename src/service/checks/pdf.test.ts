@@ -6,7 +6,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePath } from '../../../e2e/fixtures/samples';
 import { parseStatement } from '@/checks/pdf/node/bank-statement';
-import { checkBankStatement, checkCustomDocument } from './check-input';
+import { checkBankStatement } from './inputs/bank-statement';
+import { checkCustomDocument } from './inputs/custom-document';
 import {
   closePdf,
   editTrace,

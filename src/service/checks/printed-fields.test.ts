@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sample } from '../../../e2e/fixtures/samples';
-import { checkDocumentPhoto } from './check-input';
+import { checkDocumentPhoto } from './inputs/document-photo';
 
 /**
  * The printed fields judged from the pixels (no marker): the Argentine passport sample, whose

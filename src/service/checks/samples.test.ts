@@ -3,13 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { sniffFormat } from '@/shared/file-format';
 import { hammingDistance, SIMILAR_HASH_MAX_DISTANCE } from '@/checks/image/image-metrics';
 import { loadSamples, sample, type SampleEntry } from '../../../e2e/fixtures/samples';
-import {
-  checkBankStatement,
-  checkCustomDocument,
-  checkDocumentPhoto,
-  checkSelfiePhoto,
-  checkSelfieVideo,
-} from './check-input';
+import { checkBankStatement } from './inputs/bank-statement';
+import { checkCustomDocument } from './inputs/custom-document';
+import { checkDocumentPhoto } from './inputs/document-photo';
+import { checkSelfiePhoto } from './inputs/selfie-photo';
+import { checkSelfieVideo } from './inputs/selfie-video';
 import type { CheckOutcome, StoredFile } from '@/checks/inputs/node/types';
 
 /** What the route hands over: the file on disk and its sniffed format. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sample } from '../../../e2e/fixtures/samples';
-import { checkDocumentPhoto, type DocumentPhotoContext } from './check-input';
+import { checkDocumentPhoto, type DocumentPhotoContext } from './inputs/document-photo';
 import type { StoredFile } from '@/checks/inputs/node/types';
 
 // The project's passport sample as a phone would see it on a laptop's screen: the screen's red,

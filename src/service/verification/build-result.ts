@@ -156,7 +156,7 @@ function documentResult(
   const data = descriptorOf(front).data;
   const frontFacts = factsOf(front);
   if (planned.kind === 'custom') {
-    // A PDF whose reading could not be done (checks/check-input.ts) was accepted unread: review.
+    // A PDF whose reading could not be done (checks/inputs/, notCheckedPdf) was accepted unread: review.
     const unread = frontFacts.notChecked?.pdf;
     return {
       type: String(data.type),

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { chooseChallenge } from '@/checks/video/liveness-challenge';
 import type { InputFacts } from '@/checks/inputs/node/types';
 import { livenessChallengeSchema } from '@/shared/contract/liveness-challenge';
-import type { VideoChallenge } from '../checks/check-input';
+import type { VideoChallenge } from '../checks/inputs/selfie-video';
 import type { VerificationRow } from '../storage/rows';
 
 /**

@@ -6,14 +6,11 @@ import {
   type InputDescriptor,
   type InputResult,
 } from '@/shared/contract/send-input';
-import {
-  checkBankStatement,
-  checkCustomDocument,
-  checkDocumentPhoto,
-  checkSelfiePhoto,
-  checkSelfieVideo,
-  type VideoChallenge,
-} from '../checks/check-input';
+import { checkBankStatement } from '../checks/inputs/bank-statement';
+import { checkCustomDocument } from '../checks/inputs/custom-document';
+import { checkDocumentPhoto } from '../checks/inputs/document-photo';
+import { checkSelfiePhoto } from '../checks/inputs/selfie-photo';
+import { checkSelfieVideo, type VideoChallenge } from '../checks/inputs/selfie-video';
 import type { CheckOutcome, InputFacts } from '@/checks/inputs/node/types';
 import type { ServiceContext } from './context';
 import type { VerificationRow } from '../storage/rows';
