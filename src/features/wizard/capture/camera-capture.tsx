@@ -34,9 +34,10 @@ function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads
 }
 
 /**
- * The one line of advice. Where the side must show a code (barcode, MRZ), the readers' word on it
- * comes first once they have one (it is what the check will refuse on); before that, and for
- * sides without a code, the document look's: no document, where to move, glare, blur, hold still.
+ * The one line of advice. Something over the document first; then, where the side must show a code
+ * (barcode, MRZ), the readers' word on it once they have one (it is what the check will refuse on);
+ * before that, and for sides without a code, the document look's: no document, where to move,
+ * glare, blur, hold still.
  */
 function statusMessage(
   look: DocumentLookState | null,
@@ -44,7 +45,13 @@ function statusMessage(
   reads: DocumentReads,
 ): { key: string; ok: boolean } | null {
   const code = guide && guideMessage(guide, reads);
-  if (!look || (look.advice !== 'taken' && guide?.kind === 'document' && guide.state !== 'reading'))
+  // A cover comes before the codes it hides, as the service names it: the readers' word on an
+  // unreadable zone under a thumb would send the person after the wrong thing.
+  const covered = look?.advice === 'covered';
+  if (
+    !look ||
+    (!covered && look.advice !== 'taken' && guide?.kind === 'document' && guide.state !== 'reading')
+  )
     return code;
   return { key: `camera.look.${look.advice}`, ok: look.advice === 'holdStill' || look.advice === 'taken' };
 }
