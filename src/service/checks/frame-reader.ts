@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import { FairQueue } from '@/checks/pdf/node/pdf-queue';
+import { FairQueue } from '@/checks/inputs/node/fair-queue';
 import { sniffFormat, type FileFormat } from '@/shared/file-format';
 import type { FfmpegAnswer, FfmpegJob } from './ffmpeg-worker';
 import { startWorkerThread } from './worker-thread';

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { BASE_DECODE_BYTES, DecodeBudget, decodeWeight } from '@/checks/image/node/decode-budget';
 import type { ImageJob, InspectedImage } from '@/checks/image/node/image';
-import { FairQueue } from '@/checks/pdf/node/pdf-queue';
+import { FairQueue } from '@/checks/inputs/node/fair-queue';
 import { startWorkerThread } from './worker-thread';
 
 /**

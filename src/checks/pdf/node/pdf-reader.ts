@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { PdfReading } from './pdf';
 import type { PdfJob, PdfWorkerAnswer } from './pdf-worker';
-import { FairQueue } from './pdf-queue';
+import { FairQueue } from '@/checks/inputs/node/fair-queue';
 
 /**
  * PDFs are parsed in child processes, so that a hostile file (a deep object graph, a slow font, a
@@ -20,7 +20,7 @@ import { FairQueue } from './pdf-queue';
  * LIGHT_FILE_BYTES is read there under light bounds (its streams decoding to at most
  * LIGHT_DECODE_LIMITS of pdf.ts, a quarter of the time limit); past them it goes back in line for the other
  * reader, which reads it under the full bounds. Readings wait in turns by verification
- * (`pdf-queue.ts`).
+ * (`src/checks/inputs/node/fair-queue.ts`).
  */
 const READERS = 2;
 /** Files of at most this size are tried on the light reader first. */

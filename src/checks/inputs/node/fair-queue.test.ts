@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from './pdf-queue';
+import { FairQueue } from './fair-queue';
 
 describe('FairQueue (PDF readings in turns by verification)', () => {
   it('takes one reading of each verification in turn, each verification in its own order', () => {

@@ -1,7 +1,8 @@
 /**
- * Readings waiting for a PDF reader, taken in turns by verification: each verification's readings
- * keep their order, and the verifications take one reading each in turn (round-robin), so that
- * one verification's many files do not make the others wait for all of them.
+ * Work waiting for a shared engine (a PDF reader, an image worker, FFmpeg), taken in turns by
+ * verification: each verification's items keep their order, and the verifications take one each in
+ * turn (round-robin), so that one verification's many files do not make the others wait for all
+ * of them.
  */
 export class FairQueue<T> {
   readonly #byOwner = new Map<string, T[]>();
