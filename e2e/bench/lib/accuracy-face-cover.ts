@@ -9,11 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import sharp from 'sharp';
 import { measureFaceCover, type FaceCover } from '@/checks/face/face-cover';
 import { decodeForFaces, detectFacesInPixels } from '@/checks/face/node/faces';
 import { checkSelfiePhoto } from '@/service/checks/inputs/selfie-photo';
 import { MIN_IMAGE_SIDE } from '@/shared/limits';
+import { asSent } from './as-sent';
 import type { AccuracySection, EvalEntry, EvalSet } from './eval-set';
 import { percentile } from './percentile';
 
@@ -33,30 +33,6 @@ interface Result {
   code: string | null;
   enlarged: boolean;
   cover?: FaceCover;
-}
-
-/** The photo as the check sees it: as is, or enlarged to the spec's minimum into `dir`. */
-async function asSent(entry: EvalEntry, dir: string) {
-  const meta = await sharp(entry.path).rotate().metadata();
-  const [width, height] = meta.autoOrient
-    ? [meta.autoOrient.width, meta.autoOrient.height]
-    : [meta.width, meta.height];
-  if (Math.min(width ?? 0, height ?? 0) >= MIN_IMAGE_SIDE) return { file: entry.path, enlarged: false };
-  const file = path.join(
-    dir,
-    `${path.basename(entry.file).replace(/\.\w+$/, '')}-${Math.random().toString(36).slice(2)}.jpg`,
-  );
-  const scale = MIN_IMAGE_SIDE / Math.min(width ?? 1, height ?? 1);
-  await sharp(entry.path)
-    .rotate()
-    .resize({
-      width: Math.ceil((width ?? 1) * scale),
-      height: Math.ceil((height ?? 1) * scale),
-      kernel: 'lanczos3',
-    })
-    .jpeg({ quality: 92 })
-    .toFile(file);
-  return { file, enlarged: true };
 }
 
 async function check(entry: EvalEntry, group: Group, dir: string): Promise<Result> {

