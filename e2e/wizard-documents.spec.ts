@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { makeNotDocuments } from '../scripts/make-not-documents';
+import { onScreen } from './fixtures/on-screen';
 import { samplePath } from './fixtures/samples';
 import { WizardPage } from './fixtures/wizard-page';
 
@@ -86,6 +87,25 @@ test.describe('wizard: a face is not a document', () => {
     await expect(page.getByRole('alert')).toContainText('No reconocimos este documento.');
     await page.getByLabel('Idioma').selectOption('pt');
     await expect(page.getByRole('alert')).toContainText('Não reconhecemos este documento.');
+  });
+
+  test('the DNI front photographed from a screen is refused at capture as a screen, then the card is taken', async ({
+    page,
+  }) => {
+    // The screen's colour ripples (e2e/fixtures/on-screen.ts), looked for in the document worker by
+    // the service's rule (src/checks/document/screen-photo.ts), before what the screen shows.
+    const wizard = new WizardPage(page);
+    await wizard.start('ar-national-id');
+    await wizard.continue(); // the document choice
+    const alert = await wizard.uploadRefused({
+      name: 'front-on-a-laptop.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await onScreen(samplePath('ar-national-id-front.jpg')),
+    });
+    await expect(alert).toContainText('This looks like a photo of a screen.');
+    await expect(wizard.button('Continue')).toBeDisabled();
+    await wizard.upload('ar-national-id-front.jpg');
+    await expect(wizard.button('Continue')).toBeEnabled();
   });
 
   test('where the browser cannot look for a portrait (its face models do not load), the service refuses the screenshot', async ({

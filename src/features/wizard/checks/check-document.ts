@@ -51,9 +51,10 @@ export const findDocument = (source: Blob | ImageBitmap): Promise<OutlineVerdict
 
 /**
  * A photo's verdict with, when framed, the document's corners (shares of the photo's sides) and its
- * straightened crop, which the portrait is looked for on as in the service.
+ * straightened crop, which the portrait is looked for on as in the service; whether a cover or a
+ * screen's ripples are over it.
  */
 export const findDocumentSide = (
   source: Blob,
-): Promise<Pick<DocumentAnswer, 'verdict' | 'quad' | 'crop' | 'covered'> | null> =>
+): Promise<Pick<DocumentAnswer, 'verdict' | 'quad' | 'crop' | 'covered' | 'screen'> | null> =>
   lookAtDocument(source, false, true).then((answer) => (answer?.verdict ? answer : null));

@@ -73,6 +73,7 @@ export type DocumentReadCode = Extract<
   | 'documentPhoto.noDocument'
   | 'documentPhoto.croppedDocument'
   | 'documentPhoto.occludedDocument'
+  | 'documentPhoto.screenPhoto'
 >;
 
 export type ImageRefusal =
@@ -274,6 +275,11 @@ async function judgeDocumentSide(
   const outline = found?.verdict;
   const looksForPortrait = Boolean(outline && claim && IDENTITY_TYPES.includes(claim.type));
   if (!looksForPortrait) found?.crop?.close();
+  // A screen first, as the service judges it: what a screen shows would be refused for the wrong reason.
+  if (found?.screen) {
+    found.crop?.close();
+    return fail('documentPhoto.screenPhoto');
+  }
   // Named before what a cover causes, as the service names it (`@/checks/document/occlusion`).
   if (found?.covered) {
     found.crop?.close();

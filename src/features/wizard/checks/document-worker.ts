@@ -17,6 +17,7 @@ import {
   type Point,
 } from '@/checks/document/document-outline';
 import { isCovered, lookForCover } from '@/checks/document/occlusion';
+import { isScreenPhoto, lookForScreen } from '@/checks/document/screen-photo';
 import { documentGlareShare, laplacianVariance, toGray } from '@/checks/image/image-metrics';
 
 export interface DocumentRequest {
@@ -43,6 +44,8 @@ export interface DocumentAnswer {
   crop?: ImageBitmap;
   /** Something reaches over the document from beyond it (`@/checks/document/occlusion`). */
   covered?: boolean;
+  /** For a photo: a screen's colour ripples over it (`@/checks/document/screen-photo`). */
+  screen?: boolean;
   /** For a photo: characters in lines of print (`selfieShowsDocument`). */
   textChars?: number;
   /** For a photo: card-shaped quads of any size, as shares of its sides (`selfieShowsDocument`). */
@@ -51,6 +54,12 @@ export interface DocumentAnswer {
 
 /** Long side the photo is decoded at: the look box-filters to 512 anyway. */
 const DECODE_LONG_SIDE = 1024;
+/**
+ * Long side a photo is drawn at for the screen look: the size the wizard sends, which the rule
+ * box-filters to its own 1024 as the service does. A canvas scaling straight to 1024 would resample
+ * the screen's fine ripples its own way (or alias new ones).
+ */
+const SCREEN_DRAW_LONG_SIDE = 2048;
 
 let openCv: Promise<OpenCv> | undefined;
 
@@ -78,6 +87,17 @@ function loadOpenCv(): Promise<OpenCv> {
   return openCv;
 }
 
+/** The bitmap's pixels at SCREEN_DRAW_LONG_SIDE at most. */
+function drawn(bitmap: ImageBitmap | VideoFrame, fullWidth: number, fullHeight: number) {
+  const scale = Math.min(1, SCREEN_DRAW_LONG_SIDE / Math.max(fullWidth, fullHeight));
+  const width = Math.max(1, Math.round(fullWidth * scale));
+  const height = Math.max(1, Math.round(fullHeight * scale));
+  const context = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, 0, 0, width, height);
+  return { data: context.getImageData(0, 0, width, height).data, width, height, channels: 4 };
+}
+
 async function look(
   source: Blob | ImageBitmap | VideoFrame,
   live: boolean,
@@ -88,6 +108,7 @@ async function look(
   const bitmap = source instanceof Blob ? await createImageBitmap(source) : source;
   const [fullWidth, fullHeight] =
     'displayWidth' in bitmap ? [bitmap.displayWidth, bitmap.displayHeight] : [bitmap.width, bitmap.height];
+  const screen = live ? undefined : isScreenPhoto(lookForScreen(drawn(bitmap, fullWidth, fullHeight)));
   // A live frame is looked at on the outline's own pixels, which blur and glare are measured on too.
   const longSide = live ? OUTLINE_LONG_SIDE : DECODE_LONG_SIDE;
   const scale = Math.min(1, longSide / Math.max(fullWidth, fullHeight));
@@ -105,16 +126,17 @@ async function look(
   const covered = isCovered(lookForCover(pixels), textChars);
   if (!live) {
     const ms = performance.now() - started;
-    if (verdict.kind !== 'framed') return { verdict, ms, textChars, cards, covered };
+    if (verdict.kind !== 'framed') return { verdict, ms, textChars, cards, covered, screen };
     const quad = verdict.quad.map((p) => ({ x: p.x * back, y: p.y * back }));
-    if (!straightened) return { verdict, ms, textChars, cards, covered, quad: quadShares(quad, image) };
+    if (!straightened)
+      return { verdict, ms, textChars, cards, covered, screen, quad: quadShares(quad, image) };
     // The service's crop (src/checks/document/node/document-finder.ts): the same warp on its decode.
     const size = straightenedSize(quad, image);
     const warped = straighten(cv, image, quad, size.width, size.height);
     const crop = await createImageBitmap(
       new ImageData(new Uint8ClampedArray(warped.data.buffer), warped.width, warped.height),
     );
-    return { verdict, ms, textChars, quad: quadShares(quad, image), crop, covered };
+    return { verdict, ms, textChars, quad: quadShares(quad, image), crop, covered, screen };
   }
   const grey = toGray(image.data, 4);
   const quad = verdict.kind === 'framed' ? verdict.quad : null;
