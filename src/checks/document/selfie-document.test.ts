@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CLOSE_FACE_MIN_SIDE_SHARE,
+  FAR_FACE_PRINT_MIN_CHARS,
   selfieShowsDocument,
   SELFIE_PRINT_MIN_CHARS,
   type SelfieLook,
@@ -50,6 +51,10 @@ describe('selfieShowsDocument', () => {
   it('refuses a far face among the print of a document', () => {
     const face = { x: 0.4, y: 0.3, w: 0.15, h: 0.2 };
     expect(selfieShowsDocument(look({ outline: 'none', textChars: 24, face }))).toBe('farFaceWithPrint');
+    // A paper copy at arm's length: its faint print reads under the finder's own mark.
+    expect(selfieShowsDocument(look({ outline: 'none', textChars: FAR_FACE_PRINT_MIN_CHARS, face }))).toBe(
+      'farFaceWithPrint',
+    );
   });
 
   it('refuses a far face wholly inside a small card-shaped outline, with no print read', () => {

