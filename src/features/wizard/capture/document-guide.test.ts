@@ -131,7 +131,7 @@ describe('adviseOn with the code the side must show', () => {
     }
   });
 
-  it('says "no document in view" when none is, whatever the code readers last said', () => {
+  it('says "no document in view" when none is, unless a code reader read one', () => {
     const empty: LiveLook = {
       verdict: { kind: 'none' },
       width: 384,
@@ -140,10 +140,18 @@ describe('adviseOn with the code the side must show', () => {
       glareShare: 0,
       cards: [],
     };
-    for (const code of codes) expect(adviseOn(empty, code)).toBe('noDocument');
-    // A card shape close enough, with no print on it, is not a document either.
-    for (const code of codes)
-      expect(adviseOn({ ...portraitPassport(0.65), verdict: { kind: 'none' } }, code)).toBe('noDocument');
+    const close = { ...portraitPassport(0.65), verdict: { kind: 'none' } } as const;
+    for (const code of ['reading', 'notReadable'] as const) {
+      expect(adviseOn(empty, code)).toBe('noDocument');
+      // A card shape close enough, with no print on it, is not a document either.
+      expect(adviseOn(close, code)).toBe('noDocument');
+    }
+    // The code read, the document is there, its print too small for the outline (and the photo
+    // check): closer, never "no document", and nothing taken.
+    for (const look of [empty, close]) {
+      expect(adviseOn(look, 'readable')).toBe('moveCloser');
+      expect(takesItself(adviseOn(look, 'readable'))).toBe(false);
+    }
   });
 
   it('with print but no outline (a dark cover lost in a dark desk), lets the code readers decide', () => {

@@ -107,8 +107,8 @@ export function guideFill(look: LiveLook): number | null {
 
 /**
  * The advice for one look (never `searching` nor `taken`, which the camera says itself), given
- * what the code readers last said: the document's own state first (covered, missing, cut off, too
- * far), then glare and blur, then the code; `holdStill` only when all is good, and then the
+ * what the code readers last said: the document's own state first (covered, cut off, missing, too
+ * far; a code read means it is there, so never "missing"), then glare and blur, then the code; `holdStill` only when all is good, and then the
  * photo takes itself (`takesItself`). A document found only as a card shape (too far for the
  * outline to frame it) counts as framed once it fills MIN_GUIDE_FILL of the guide, if it shows
  * print (the photo check takes such a photo as the document filling it, `fullFrame`).
@@ -121,6 +121,10 @@ export function adviseOn(
   // As the service names it: before what a cover causes (no document found, an edge cut off).
   if (look.covered) return 'covered';
   if (verdict.kind === 'cropped') return 'fitWhole';
+  // A code read proves a document in view, whatever the outline saw: where it sees no print (the
+  // look's characters under 4 px, a faint edge), the photo check, on the same look, would refuse
+  // the shot as no document; the print grows as the document comes closer.
+  if (verdict.kind === 'none' && code === 'readable') return 'moveCloser';
   const fill = guideFill(look);
   if (fill === null) {
     if (verdict.kind === 'none') return 'noDocument';
