@@ -141,8 +141,9 @@ test('a thumb over the passport: the camera says something covers it and takes n
 // says what to do and takes the photo: at 60 % of a landscape frame's width (a laptop's camera) it
 // is close enough, the zone is read and the photo takes itself; at 45 % of a phone's upright frame
 // the guide says "move closer" (the true reason), never that the zone cannot be read, and takes
-// nothing. (The outline loses the sample's purple header on the dark desk: at 60 % of an upright
-// frame it sees neither the document's edge nor enough print, see the branch's report.)
+// nothing. The rule is the frame's, whatever the page's width: one width each (a laptop's, a
+// phone's). With no document in view (Chromium's green frame) the guide says so once the readers
+// have read a frame: e2e/wizard-model-checks.spec.ts (a passport's zone, a DNI back's barcode).
 const ZONE_MESSAGE = 'machine-readable lines';
 
 /** From the start of the passport flow (GB) to its open camera. */
@@ -157,72 +158,49 @@ async function openPassportCamera(page: Page) {
   return camera;
 }
 
-for (const viewport of [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-]) {
-  test(`a passport at 60 % of a landscape frame's width is read and taken by itself at ${viewport.width} px`, async ({
-    baseURL,
-  }) => {
-    test.slow();
-    const browser = await launchWithCamera(await documentAtDistance('gb-passport.jpg', 0.6, 'landscape'));
-    try {
-      const page = await (await browser.newContext({ baseURL, viewport })).newPage();
-      const camera = await openPassportCamera(page);
-      // No click on the shutter.
-      await expect(camera.useShot()).toBeVisible({ timeout: 90_000 });
-      const said = await camera.statusLog();
-      expect(said.some((s) => s.includes('The document can be read'))).toBe(true);
-      expect(said.at(-1)).toContain('Photo taken.');
-      expect(said.filter((s) => s.includes(ZONE_MESSAGE) || s.includes('Move closer'))).toEqual([]);
-      await camera.useShot().click();
-      await expect(page.getByRole('figure')).toHaveCount(1, { timeout: 60_000 });
-    } finally {
-      await browser.close();
-    }
-  });
-
-  test(`a passport at 45 % of an upright frame's width is told to move closer at ${viewport.width} px`, async ({
-    baseURL,
-  }) => {
-    test.slow();
-    const browser = await launchWithCamera(await documentAtDistance('gb-passport.jpg', 0.45));
-    try {
-      const page = await (await browser.newContext({ baseURL, viewport })).newPage();
-      const camera = await openPassportCamera(page);
-      await expect(camera.status()).toHaveText(/Move closer: the document should fill most of the frame/, {
-        timeout: 60_000,
-      });
-      // Long enough for the zone reader to have had its word several times (one read every 1.5 s).
-      await expect
-        .poll(async () => (await camera.lookTimings()).main.length, { timeout: 60_000 })
-        .toBeGreaterThan(30);
-      await expect(camera.status()).toHaveText(/Move closer/);
-      await expect(camera.useShot()).toHaveCount(0);
-      const said = await camera.statusLog();
-      expect(said.filter((s) => s.includes(ZONE_MESSAGE) || s.includes('can be read'))).toEqual([]);
-      expect(said).not.toContainEqual(expect.stringContaining('Photo taken.'));
-      // The shutter still takes it.
-      await camera.shutter().click();
-      await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
-    } finally {
-      await browser.close();
-    }
-  });
-}
-
-test('with no document in view the passport camera says so, never that its zone cannot be read', async ({
-  page,
-}) => {
+test("a passport at 60 % of a landscape frame's width is read and taken by itself", async ({ baseURL }) => {
   test.slow();
-  // Chromium's own fake camera (a green test frame); the GB passport's page must show its zone.
-  const camera = await openPassportCamera(page);
-  await expect(camera.status()).toHaveText(/No document in view/, { timeout: 60_000 });
-  // Long enough for the zone reader to have had its word several times (one read every 1.5 s).
-  await expect
-    .poll(async () => (await camera.lookTimings()).main.length, { timeout: 60_000 })
-    .toBeGreaterThan(30);
-  await expect(camera.status()).toHaveText(/No document in view/);
-  expect((await camera.statusLog()).filter((s) => s.includes(ZONE_MESSAGE))).toEqual([]);
-  await expect(camera.useShot()).toHaveCount(0);
+  const browser = await launchWithCamera(await documentAtDistance('gb-passport.jpg', 0.6, 'landscape'));
+  try {
+    const page = await (
+      await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } })
+    ).newPage();
+    const camera = await openPassportCamera(page);
+    // No click on the shutter.
+    await expect(camera.useShot()).toBeVisible({ timeout: 90_000 });
+    const said = await camera.statusLog();
+    expect(said.some((s) => s.includes('The document can be read'))).toBe(true);
+    expect(said.at(-1)).toContain('Photo taken.');
+    expect(said.filter((s) => s.includes(ZONE_MESSAGE) || s.includes('Move closer'))).toEqual([]);
+    await camera.useShot().click();
+    await expect(page.getByRole('figure')).toHaveCount(1, { timeout: 60_000 });
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a passport at 45 % of an upright frame's width is told to move closer", async ({ baseURL }) => {
+  test.slow();
+  const browser = await launchWithCamera(await documentAtDistance('gb-passport.jpg', 0.45));
+  try {
+    const page = await (
+      await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } })
+    ).newPage();
+    const camera = await openPassportCamera(page);
+    await expect(camera.status()).toHaveText(/Move closer: the document should fill most of the frame/, {
+      timeout: 60_000,
+    });
+    // Long enough for the zone reader to have had its word several times (one read every 1.5 s).
+    await expect.poll(() => camera.codeReads(), { timeout: 60_000 }).toBeGreaterThan(3);
+    await expect(camera.status()).toHaveText(/Move closer/);
+    await expect(camera.useShot()).toHaveCount(0);
+    const said = await camera.statusLog();
+    expect(said.filter((s) => s.includes(ZONE_MESSAGE) || s.includes('can be read'))).toEqual([]);
+    expect(said).not.toContainEqual(expect.stringContaining('Photo taken.'));
+    // The shutter still takes it.
+    await camera.shutter().click();
+    await expect(camera.useShot()).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await browser.close();
+  }
 });
