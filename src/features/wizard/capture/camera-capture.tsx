@@ -5,6 +5,7 @@ import { captureFrame } from '../checks/photo-pipeline';
 import { CAPTURE_NS } from './capture-i18n';
 import type { UnavailableReason } from './media-stream';
 import { useCameraGuide, type CameraGuideState, type DocumentReads } from './use-camera-guide';
+import type { CodeState } from './document-guide';
 import { useDocumentLook, type DocumentLookState } from './use-document-look';
 import { useMediaStream } from './use-media-stream';
 import './capture.css';
@@ -25,35 +26,42 @@ const NO_READS: DocumentReads = {};
 /** The guide's message key, and whether it is good to go. */
 function guideMessage(guide: NonNullable<CameraGuideState>, reads: DocumentReads) {
   if (guide.kind === 'face') return { key: `camera.face.${guide.state}`, ok: guide.state === 'ready' };
-  if (guide.state === 'notReadable')
-    return {
-      key: reads.pdf417 ? 'camera.document.barcodeNotReadable' : 'camera.document.mrzNotReadable',
-      ok: false,
-    };
+  if (guide.state === 'notReadable') return { key: codeNotReadableKey(reads), ok: false };
   return { key: `camera.document.${guide.state}`, ok: guide.state === 'readable' };
 }
 
+const codeNotReadableKey = (reads: DocumentReads) =>
+  reads.pdf417 ? 'camera.document.barcodeNotReadable' : 'camera.document.mrzNotReadable';
+
+/** What the code readers last said, for the document look's rule (`none`: the side shows no code). */
+function codeState(guide: CameraGuideState): CodeState {
+  return guide?.kind === 'document' ? guide.state : 'none';
+}
+
 /**
- * The one line of advice. Something over the document first; then, where the side must show a code
- * (barcode, MRZ), the readers' word on it once they have one (it is what the check will refuse on);
- * before that, and for sides without a code, the document look's: no document, where to move,
- * glare, blur, hold still.
+ * The one line of advice. The document look's rule (`adviseOn`) decides it, with what the code
+ * readers (barcode, zone) last said, and the same advice decides the automatic photo: the code's
+ * message comes only once the document is large enough for it to be read, and "can be read" only
+ * when the photo is about to take itself. Without the look (no worker), the readers' word alone.
  */
 function statusMessage(
   look: DocumentLookState | null,
   guide: CameraGuideState,
   reads: DocumentReads,
 ): { key: string; ok: boolean } | null {
-  const code = guide && guideMessage(guide, reads);
-  // A cover comes before the codes it hides, as the service names it: the readers' word on an
-  // unreadable zone under a thumb would send the person after the wrong thing.
-  const covered = look?.advice === 'covered';
-  if (
-    !look ||
-    (!covered && look.advice !== 'taken' && guide?.kind === 'document' && guide.state !== 'reading')
-  )
-    return code;
-  return { key: `camera.look.${look.advice}`, ok: look.advice === 'holdStill' || look.advice === 'taken' };
+  if (!look) return guide && guideMessage(guide, reads);
+  switch (look.advice) {
+    case 'codeNotReadable':
+      return { key: codeNotReadableKey(reads), ok: false };
+    case 'codeReading':
+      return { key: 'camera.look.codeReading', ok: false };
+    case 'holdStill':
+      return guide?.kind === 'document'
+        ? { key: 'camera.document.readable', ok: true }
+        : { key: 'camera.look.holdStill', ok: true };
+    default:
+      return { key: `camera.look.${look.advice}`, ok: look.advice === 'taken' };
+  }
 }
 
 /** The found document's outline over the preview (the video is shown as `object-fit: cover`). */
@@ -97,13 +105,19 @@ export function CameraCapture({ facing, guide, onCapture, onUnavailable, reads =
   const hasFrame = !!stream && framedStream === stream;
   const guideState = useCameraGuide(videoRef, !!stream, guide, reads);
   // The document camera looks for the document itself and takes the photo when it is steady,
-  // and, where the side must show a code, once the readers have read it (else it would be refused).
-  const look = useDocumentLook(videoRef, guide === 'document', !!stream, () => {
-    if ((guideState?.kind === 'document' && guideState.state !== 'readable') || takingRef.current)
-      return false;
-    void takePhoto();
-    return true;
-  });
+  // and, where the side must show a code, once the readers have read it (else it would be refused):
+  // the look's rule weighs the readers' word, so what it says and what it takes never differ.
+  const look = useDocumentLook(
+    videoRef,
+    guide === 'document',
+    !!stream,
+    () => codeState(guideState),
+    () => {
+      if (takingRef.current) return false;
+      void takePhoto();
+      return true;
+    },
+  );
   const message = statusMessage(look, guideState, reads);
 
   async function takePhoto() {

@@ -2,8 +2,10 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { OUTLINE_LONG_SIDE, type Point } from '@/checks/document/document-outline';
 import {
   adviseOn,
+  documentQuad,
   LOOK_INTERVAL_MS,
   SteadyWatch,
+  type CodeState,
   type DocumentAdvice,
   type LiveLook,
 } from './document-guide';
@@ -22,7 +24,9 @@ const MIN_PAUSE_MS = 80;
 /**
  * The document camera's live look: a few frames a second, transferred to the document worker
  * (`../checks/check-document.ts`), which finds the document and measures blur and glare; the
- * page's thread only grabs the frame and draws the answer. After STEADY_MS of good, steady looks
+ * page's thread only grabs the frame and draws the answer. Each look is advised on with what the
+ * code readers last said (`code`: one rule, `adviseOn`, for the message and the automatic photo).
+ * After STEADY_MS of good, steady looks
  * it calls `onSteady` (the shutter's own path), and stops looking once that says the photo is
  * being taken. The worker and OpenCV load when this starts, never with the first screen. null
  * where the worker cannot run (no guide then; the shutter stays).
@@ -35,14 +39,17 @@ export function useDocumentLook(
   videoRef: RefObject<HTMLVideoElement | null>,
   watches: boolean,
   live: boolean,
+  code: () => CodeState,
   onSteady: () => boolean,
 ): DocumentLookState | null {
   const [state, setState] = useState<DocumentLookState | null>(
     watches ? { advice: 'searching', quad: null, width: 4, height: 3 } : null,
   );
   const steadyRef = useRef(onSteady);
+  const codeRef = useRef(code);
   useEffect(() => {
     steadyRef.current = onSteady;
+    codeRef.current = code;
   });
 
   useEffect(() => {
@@ -76,10 +83,9 @@ export function useDocumentLook(
       if (stopped) return false;
       if (!look) return false;
       started = performance.now();
-      const advice = adviseOn(look);
+      const advice = adviseOn(look, codeRef.current());
       const take = watch.see(look, advice, performance.now()) && steadyRef.current();
-      const quad =
-        look.verdict.kind === 'framed' || look.verdict.kind === 'cropped' ? look.verdict.quad : null;
+      const quad = look.verdict.kind === 'cropped' ? look.verdict.quad : documentQuad(look);
       setState({ advice: take ? 'taken' : advice, quad, width: look.width, height: look.height });
       mainMs += performance.now() - started;
       performance.measure('document-look:main', { start: started - mainMs, duration: mainMs });

@@ -139,13 +139,19 @@ async function look(
     return { verdict, ms, textChars, quad: quadShares(quad, image), crop, covered, screen };
   }
   const grey = toGray(image.data, 4);
-  const quad = verdict.kind === 'framed' ? verdict.quad : null;
+  // Glare on the document: the framed quad, or the card shape a document too far to frame makes.
+  const quad =
+    verdict.kind === 'framed'
+      ? verdict.quad
+      : verdict.kind === 'cropped'
+        ? null
+        : (cards[0]?.map((p) => ({ x: p.x * width, y: p.y * height })) ?? null);
   const glare = quad ? documentGlareShare(grey, width, height, quad) : 0;
   const blurScore = laplacianVariance(grey, width, height);
   return {
     verdict,
     ms: performance.now() - began,
-    live: { verdict, width, height, blurScore, glareShare: glare, covered },
+    live: { verdict, width, height, blurScore, glareShare: glare, covered, cards },
   };
 }
 
