@@ -196,9 +196,9 @@ export function judgeAlteration(
 
 /**
  * The printed portrait around the face the detector found (shown shares): the region alteration
- * detection compares with the rest of the document. The printed fields are not compared yet: on
- * the real specimens of bench:accuracy, windows of a field's size beside the portrait measured 7–12 times cleaner than
- * the rest on three genuine specimens (blank guilloche-free paper), as clean as a repainted field.
+ * detection compares with the rest of the document. The printed fields beside it are searched
+ * apart (`findRepaintedField`): their blank paper is as clean as a pasted patch, so noise alone
+ * cannot tell them.
  */
 export const portraitRegion = (face: ShareBox): ShareBox => ({
   x: face.x - face.w * 0.25,

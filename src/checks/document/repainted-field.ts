@@ -91,7 +91,10 @@ export function findRepaintedField(
     }
   }
   const count = (table: Int32Array, x0: number, y0: number) =>
-    table[(y0 + wh!) * w1 + x0 + ww!]! - table[y0 * w1 + x0 + ww!]! - table[(y0 + wh!) * w1 + x0]! + table[y0 * w1 + x0]!;
+    table[(y0 + wh!) * w1 + x0 + ww!]! -
+    table[y0 * w1 + x0 + ww!]! -
+    table[(y0 + wh!) * w1 + x0]! +
+    table[y0 * w1 + x0]!;
   const blocks = ww! * wh!;
   let found: [number, number, number] | undefined;
   for (let y0 = ay0; y0 + wh! <= ay1; y0++) {

@@ -63,7 +63,9 @@ export function alterationOutcome(
     map,
     region ? [{ name: 'portrait', box: region }] : [],
     document,
-    face && region ? { area: dataArea(region, document), window: { w: face.w * 1.2, h: face.h * 0.35 } } : undefined,
+    face && region
+      ? { area: dataArea(region, document), window: { w: face.w * 1.2, h: face.h * 0.35 } }
+      : undefined,
   );
   if (data.findings.length === 0) return { performed: true, passed: true, data };
   return {

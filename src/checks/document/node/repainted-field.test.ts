@@ -35,7 +35,10 @@ function repainted(photo: Buffer, box: { left: number; top: number; width: numbe
     `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}"><rect width="100%" height="100%" fill="#ddd8ee"/>` +
       `<text x="4" y="${box.height * 0.8}" font-family="DejaVu Sans" font-weight="bold" font-size="${box.height * 0.7}" fill="#111">01/01/1970</text></svg>`,
   );
-  return sharp(photo).composite([{ input: paint, left: box.left, top: box.top }]).jpeg({ quality: 90 }).toBuffer();
+  return sharp(photo)
+    .composite([{ input: paint, left: box.left, top: box.top }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** The drawn face, as the portrait detector boxes it (shares of the photo). */
