@@ -310,7 +310,7 @@ describe('template matching and alteration detection on the wire', () => {
       );
       expect(stepOf(passed!, 'alteration-detection')).toMatchObject({
         error: null,
-        data: { checked: ['file', 'portrait'], findings: [] },
+        data: { checked: ['file', 'portrait', 'fields'], findings: [] },
       });
       expect(stepOf(passed!, 'template-matching')).toMatchObject({ error: null });
       expect(stepOf(pasted!, 'alteration-detection')).toMatchObject({

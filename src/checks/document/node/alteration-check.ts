@@ -19,6 +19,17 @@ function documentBox(quad: Point[] | undefined): ShareBox {
   return { x, y, w: Math.min(1, Math.max(...xs)) - x, h: Math.min(1, Math.max(...ys)) - y };
 }
 
+/**
+ * Where the personal data is printed: beside the portrait, to the document's far edge (ICAO's
+ * zone II right of zone V on a TD3 page and a TD1 card's front).
+ */
+function dataArea(portrait: ShareBox, document: ShareBox): ShareBox {
+  const x = Math.max(portrait.x + portrait.w, document.x);
+  const y = Math.max(portrait.y, document.y);
+  const bottom = Math.min(portrait.y + portrait.h, document.y + document.h);
+  return { x, y, w: Math.max(0, document.x + document.w - x), h: Math.max(0, bottom - y) };
+}
+
 /** The portrait's face box in the photo's shares, wherever the detector found it. */
 function faceInPhoto(found: PortraitFound, quad: Point[] | undefined): ShareBox | undefined {
   if ('photo' in found.on) return found.box;
@@ -46,10 +57,15 @@ export function alterationOutcome(
   if (!map) return { performed: false, reason: 'the photo is too large to be looked at whole' };
   if ('failed' in map) return { performed: false, reason: `the photo could not be looked at: ${map.failed}` };
   const face = portrait && faceInPhoto(portrait, quad);
+  const document = documentBox(quad);
+  const region = face && portraitRegion(face);
   const data = judgeAlteration(
     map,
-    face ? [{ name: 'portrait', box: portraitRegion(face) }] : [],
-    documentBox(quad),
+    region ? [{ name: 'portrait', box: region }] : [],
+    document,
+    face && region
+      ? { area: dataArea(region, document), window: { w: face.w * 1.2, h: face.h * 0.35 } }
+      : undefined,
   );
   if (data.findings.length === 0) return { performed: true, passed: true, data };
   return {

@@ -2,7 +2,12 @@ import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 import { jpegSegments } from '@/checks/image/image-structure';
 import { MAX_IMAGE_METADATA_BYTES } from '@/checks/image/node/image-metadata';
-import { ALTERATION_TILE, editorNamed, type AlterationMap } from '@/checks/document/alteration';
+import {
+  ALTERATION_TILE,
+  SHARPNESS_CONTRAST_MIN,
+  editorNamed,
+  type AlterationMap,
+} from '@/checks/document/alteration';
 
 /** Largest photo whose pixels are looked at whole (its luma at full size, 4 bytes a pixel). */
 export const ALTERATION_MAX_PIXELS = 40_000_000;
@@ -60,17 +65,34 @@ export async function alterationMap(path: string): Promise<AlterationMap | null>
   const cols = Math.ceil(width / ALTERATION_TILE);
   const rows = Math.ceil(height / ALTERATION_TILE);
   const noise = new Float32Array(cols * rows).fill(Number.POSITIVE_INFINITY);
+  const blockCols = Math.floor(width / 8);
+  const blockRows = Math.floor(height / 8);
+  const blockNoise = new Float32Array(blockCols * blockRows);
+  const blockSharpness = new Float32Array(blockCols * blockRows).fill(Number.NaN);
   for (let by = 0; by + 8 <= height; by += 8) {
     for (let bx = 0; bx + 8 <= width; bx += 8) {
       let sum = 0;
-      for (let y = by + 1; y < by + 7; y++) {
-        for (let x = bx + 1; x < bx + 7; x++) {
+      let low = 255;
+      let high = 0;
+      let step = 0;
+      for (let y = by; y < by + 8; y++) {
+        for (let x = bx; x < bx + 8; x++) {
           const i = y * width + x;
-          sum += Math.abs(4 * luma[i]! - luma[i - 1]! - luma[i + 1]! - luma[i - width]! - luma[i + width]!);
+          const v = luma[i]!;
+          if (v < low) low = v;
+          if (v > high) high = v;
+          if (x + 1 < bx + 8) step = Math.max(step, Math.abs(luma[i + 1]! - v));
+          if (y + 1 < by + 8) step = Math.max(step, Math.abs(luma[i + width]! - v));
+          if (x > bx && x < bx + 7 && y > by && y < by + 7) {
+            sum += Math.abs(4 * v - luma[i - 1]! - luma[i + 1]! - luma[i - width]! - luma[i + width]!);
+          }
         }
       }
       const t = Math.floor(by / ALTERATION_TILE) * cols + Math.floor(bx / ALTERATION_TILE);
       noise[t] = Math.min(noise[t]!, sum / 36);
+      const b = (by / 8) * blockCols + bx / 8;
+      blockNoise[b] = sum / 36;
+      if (high - low >= SHARPNESS_CONTRAST_MIN) blockSharpness[b] = step / (high - low);
     }
   }
   for (let t = 0; t < noise.length; t++) if (!Number.isFinite(noise[t]!)) noise[t] = Number.NaN;
@@ -82,5 +104,9 @@ export async function alterationMap(path: string): Promise<AlterationMap | null>
     rows,
     editor: editorNamed(metadataText),
     noise,
+    blockCols,
+    blockRows,
+    blockNoise,
+    blockSharpness,
   };
 }
