@@ -194,11 +194,5 @@ export default tseslint.config(
     ignores: ['**/*.test.{ts,tsx}', 'src/checks/mrz/mrz-glyph-templates.ts'],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
-  {
-    // Temporary, issue 38: still to split. The sample generators, the face-descriptors benchmark
-    // and the capture harness page.
-    files: ['scripts/make-samples.ts', 'e2e/bench/face-descriptors.ts', 'e2e/fixtures/capture-harness.tsx'],
-    rules: { 'max-lines': 'off' },
-  },
   prettier,
 );

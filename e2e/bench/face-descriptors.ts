@@ -5,9 +5,9 @@
 // mirror's descriptors, `resnetMirrored`), averaged over the chip turned ±4° (`resnetTurns`), and on
 // the chips it used before: five points onto the same mean face (`resnet5Points`) and a box
 // (`resnetBoxChip`). Variants of the chip before the network: photometric normalisations
-// (`resnetGreyWorld`, `resnetStretch`, `resnetEqualised`, `resnetEqualisedHalf`, see
-// normalisedChip) and the mean over the template scaled ±5 % (`resnetScales`, with mirrors
-// `resnetScalesMirrored`). On the face match's own mesh (the iris model refines the eyes:
+// (`resnetGreyWorld`, `resnetStretch`, `resnetEqualised`, `resnetEqualisedHalf`, see normalisedChip
+// in lib/descriptor-chips.ts) and the mean over the template scaled ±5 % (`resnetScales`, with
+// mirrors `resnetScalesMirrored`). On the face match's own mesh (the iris model refines the eyes:
 // FACE_USE_MODELS.descriptor): the 33-point chip turned ±4° (`resnetIris`), with a chip scaled 5 %
 // too (`resnetIrisScale`), the 23-point chip (CHIP_ALIGNMENT: no lips between the mouth corners)
 // turned ±4° (`resnetIrisCorners`), the face match's views (FACE_MATCH_VIEWS, `resnetChosen`) and
@@ -24,25 +24,26 @@
 // "corrected" (a known labelling error of ../shared/eval, see correctedId), on two fixed halves of
 // the people and on forty random people splits (a guard against choosing for one image's pairs),
 // CPU per face (this process, one image at a time) and the weights' size.
-import { readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type * as Tf from '@tensorflow/tfjs-core';
-import { decodeForFaces, humanModelsDir, loadFaceModels, withBorder } from '@/checks/face/node/faces';
-import { alignedChip, meshChip, similarityChip } from '@/checks/face/node/face-align';
+import { decodeForFaces, humanModelsDir, withBorder } from '@/checks/face/node/faces';
+import { alignedChip } from '@/checks/face/node/face-align';
 import {
   DLIB_33_ALIGNMENT,
   FACE_MATCH_VIEWS,
   chipDescriptor,
-  loadRecognitionNet,
   recognitionDescriptor,
   recognitionModelFiles,
   type DescriptorViews,
 } from '@/checks/face/node/face-recognition';
 import { descriptorCosine, descriptorSimilarity, faceUseConfig } from '@/checks/face/face-rules';
+import { DLIB_FIVE_POINTS_150, arcfaceDescriptor, boxChip, variantDescriptor } from './lib/descriptor-chips';
+import { faceresConfig, loadDescriptorModels } from './lib/descriptor-models';
+import { rates, sweptRates } from './lib/descriptor-rates';
+import { drawnCohort } from './lib/drawn-cohort';
 import { correctedId, loadEvalSet, type EvalEntry } from './lib/eval-set';
-import { equalError, spread, thresholdForFar } from './lib/match-rates';
+import { spread } from './lib/match-rates';
 import { percentile } from './lib/percentile';
 
 const dir = process.argv[2];
@@ -54,184 +55,7 @@ const entries = loadEvalSet(dir).entries.filter(
   (e) => (e.kind === 'face' && e.expect !== 'multipleFaces') || e.kind === 'face-crop',
 );
 
-interface HumanLike {
-  detect(
-    input: Tf.Tensor,
-    config?: unknown,
-  ): Promise<{ face: { box: number[]; mesh: [number, number, number?][]; embedding?: number[] }[] }>;
-}
-const { human: loaded, tf: tfLoaded } = await loadFaceModels();
-const human = loaded as unknown as HumanLike;
-const tf = tfLoaded as unknown as typeof Tf;
-const net = await loadRecognitionNet(tf);
-const extraDir = process.env.HUMAN_MODELS_DIR;
-const converter = createRequire(import.meta.url)('@tensorflow/tfjs-converter') as {
-  loadGraphModel(url: string): Promise<GraphModel>;
-};
-const extra = extraDir
-  ? {
-      mobileface: await converter.loadGraphModel(`file://${join(extraDir, 'mobileface.json')}`),
-      mobilefacenet: await converter.loadGraphModel(`file://${join(extraDir, 'mobilefacenet.json')}`),
-    }
-  : undefined;
-
-/** The chip the service cut before the 5-point alignment: the mesh's brows-to-chin box levelled on the eyes, a fifth wider (face-api's way). */
-function boxChip(image: Tf.Tensor3D, mesh: [number, number, number?][]) {
-  const brows = [70, 63, 105, 66, 107, 336, 296, 334, 293, 300];
-  const outline = [
-    234, 93, 132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361, 323, 454,
-  ];
-  const mid = (ids: number[]) =>
-    [0, 1].map((k) => ids.reduce((s, i) => s + (mesh[i]?.[k] ?? 0), 0) / ids.length);
-  const [a, b] = [mid([33, 133]), mid([362, 263])];
-  const [left, right] = a[0] <= b[0] ? [a, b] : [b, a];
-  const angle = Math.atan2(right[1] - left[1], right[0] - left[0]);
-  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
-  const [ox, oy] = [(left[0] + right[0]) / 2, (left[1] + right[1]) / 2];
-  const points = [...brows, ...outline].map((i) => mesh[i]);
-  const xs = points.map((p) => cos * (p[0] - ox) + sin * (p[1] - oy));
-  const ys = points.map((p) => -sin * (p[0] - ox) + cos * (p[1] - oy));
-  const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) * 1.2;
-  const k = side / 150;
-  const [cx, cy] = [
-    (Math.min(...xs) + Math.max(...xs)) / 2 - side / 2,
-    (Math.min(...ys) + Math.max(...ys)) / 2 - side / 2,
-  ];
-  // Chip point (u, v) → levelled point (cx + k·u, cy + k·v) → image point, rotated back by the angle.
-  const similarity = [k * cos, k * sin, cos * cx - sin * cy + ox, sin * cx + cos * cy + oy] as const;
-  return similarityChip(tf, image, similarity, 150, false);
-}
-
-/** The chip before the 33-point alignment: eye centres, nose tip and mouth corners onto dlib's mean face (its points 36–41, 42–47, 30, 48, 54 placed as in a 150 px chip with padding 0.25). */
-const DLIB_FIVE_POINTS_150 = [
-  [0.2255, 0.216],
-  [0.7548, 0.216],
-  [0.490127, 0.515625],
-  [0.254149, 0.780233],
-  [0.726104, 0.780233],
-].map(([x, y]) => [((x + 0.25) / 1.5) * 150, ((y + 0.25) / 1.5) * 150] as const);
-
-/** An ArcFace-family graph model's L2-normalised embedding of the insightface-aligned 112 px chip and its mirror, averaged. */
-async function arcfaceDescriptor(
-  model: GraphModel,
-  image: Tf.Tensor3D,
-  mesh: [number, number, number?][],
-  scale: (chip: Tf.Tensor) => Tf.Tensor,
-) {
-  const chip = alignedChip(tf, image, mesh, 112);
-  if (!chip) return undefined;
-  const out = tf.tidy(() => {
-    const input = scale(chip);
-    const embeddings = model.execute(tf.concat([input, tf.reverse(input, 2)], 0)) as Tf.Tensor2D;
-    return tf.mean(tf.div(embeddings, tf.norm(embeddings, 2, 1, true)), 0);
-  });
-  chip.dispose();
-  try {
-    return Array.from(await out.data());
-  } finally {
-    out.dispose();
-  }
-}
-
-/**
- * Photometric normalisations of the aligned chip before the network, measured against the raw chip:
- * `greyWorld` scales each channel to the chip's grey mean (colour cast), `stretch` maps the face's
- * 1st–99th luminance percentiles onto 0–255, `equalised` equalises the face's luminance histogram
- * (`equalisedHalf` moves each pixel half way, a clip-limit of sorts). Statistics come from the
- * chip's face (its middle two thirds: dlib's 0.25 padding is background); each pixel's luminance
- * change is added to its three channels, so the hue stays.
- */
-type Photometric = 'greyWorld' | 'stretch' | 'equalised' | 'equalisedHalf';
-function normalisedChip(chip: Tf.Tensor4D, mode: Photometric): Tf.Tensor4D {
-  const [, h, w] = chip.shape;
-  const px = chip.dataSync();
-  const out = new Float32Array(px.length);
-  const inFace = (x: number, y: number) => x >= w / 6 && x < (w * 5) / 6 && y >= h / 6 && y < (h * 5) / 6;
-  const luma = (i: number) => 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2];
-  const face: number[] = [];
-  const sums = [0, 0, 0];
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++)
-      if (inFace(x, y)) {
-        const i = (y * w + x) * 3;
-        face.push(luma(i));
-        for (let c = 0; c < 3; c++) sums[c] += px[i + c];
-      }
-  const clamp = (v: number) => Math.min(255, Math.max(0, v));
-  if (mode === 'greyWorld') {
-    const grey = (sums[0] + sums[1] + sums[2]) / 3;
-    const gains = sums.map((v) => (v > 0 ? grey / v : 1));
-    for (let i = 0; i < px.length; i++) out[i] = clamp(px[i] * gains[i % 3]);
-  } else {
-    let map: (y: number) => number;
-    if (mode === 'stretch') {
-      const sorted = [...face].sort((a, b) => a - b);
-      const [lo, hi] = [sorted[Math.floor(sorted.length * 0.01)], sorted[Math.floor(sorted.length * 0.99)]];
-      map = (y) => (hi > lo ? ((y - lo) * 255) / (hi - lo) : y);
-    } else {
-      const cdf = new Float64Array(256);
-      for (const y of face) cdf[Math.min(255, Math.max(0, Math.round(y)))]++;
-      for (let k = 1; k < 256; k++) cdf[k] += cdf[k - 1];
-      const first = cdf.find((v) => v > 0) ?? 0;
-      const share = mode === 'equalised' ? 1 : 0.5;
-      map = (y) => {
-        const eq =
-          ((cdf[Math.min(255, Math.max(0, Math.round(y)))] - first) / (face.length - first || 1)) * 255;
-        return y + share * (eq - y);
-      };
-    }
-    for (let i = 0; i < px.length; i += 3) {
-      const y = luma(i);
-      const delta = map(y) - y;
-      for (let c = 0; c < 3; c++) out[i + c] = clamp(px[i + c] + delta);
-    }
-  }
-  return tf.tensor4d(out, chip.shape);
-}
-
-/** dlib's template scaled by `scale` about the chip's centre (over 1: the face fills more of the chip, less padding). */
-const scaledTemplate = (scale: number) =>
-  DLIB_33_ALIGNMENT.template.map(([x, y]) => [75 + scale * (x - 75), 75 + scale * (y - 75)] as const);
-
-/** The descriptor of the 33-point chip, photometrically normalised and/or averaged over template scales. */
-async function variantDescriptor(
-  image: Tf.Tensor3D,
-  mesh: [number, number, number?][],
-  {
-    photometric,
-    scales = [1],
-    mirrored = false,
-  }: { photometric?: Photometric; scales?: number[]; mirrored?: boolean },
-) {
-  const chips: Tf.Tensor4D[] = [];
-  try {
-    for (const scale of scales) {
-      const chip = meshChip(tf, image, mesh, DLIB_33_ALIGNMENT.landmarks, scaledTemplate(scale), 150);
-      if (!chip) return undefined;
-      chips.push(chip);
-      if (photometric) chips.push(normalisedChip(chip, photometric));
-    }
-    // With a normalisation, only the normalised chips go through the network.
-    const used = photometric ? chips.filter((_, k) => k % 2 === 1) : chips;
-    const batch = used.length === 1 ? used[0] : (tf.concat(used, 0) as Tf.Tensor4D);
-    try {
-      return await chipDescriptor(net, batch, mirrored);
-    } finally {
-      if (!used.includes(batch)) batch.dispose();
-    }
-  } finally {
-    for (const chip of chips) chip.dispose();
-  }
-}
-
-// Human's own descriptor, which the service no longer loads: switched on for this comparison.
-const faceresConfig = {
-  face: {
-    mesh: { enabled: true },
-    iris: { enabled: false },
-    description: { enabled: true, modelPath: 'faceres.json', skipFrames: 0, skipTime: 0 },
-  },
-};
+const { human, tf, net, extraDir, extra } = await loadDescriptorModels();
 
 function cpuMs<T>(run: () => Promise<T>) {
   const start = process.cpuUsage();
@@ -312,7 +136,7 @@ for (const entry of entries) {
         [
           'resnetBoxChip',
           async () => {
-            const chip = boxChip(img, face.mesh);
+            const chip = boxChip(tf, img, face.mesh);
             if (!chip) return undefined;
             try {
               return await chipDescriptor(net, chip);
@@ -343,14 +167,17 @@ for (const entry of entries) {
           () =>
             recognitionDescriptor(net, img, face.mesh, { alignment: DLIB_33_ALIGNMENT, turns: [0, -4, 4] }),
         ],
-        ['resnetGreyWorld', () => variantDescriptor(img, face.mesh, { photometric: 'greyWorld' })],
-        ['resnetStretch', () => variantDescriptor(img, face.mesh, { photometric: 'stretch' })],
-        ['resnetEqualised', () => variantDescriptor(img, face.mesh, { photometric: 'equalised' })],
-        ['resnetEqualisedHalf', () => variantDescriptor(img, face.mesh, { photometric: 'equalisedHalf' })],
-        ['resnetScales', () => variantDescriptor(img, face.mesh, { scales: [1, 0.95, 1.05] })],
+        ['resnetGreyWorld', () => variantDescriptor(tf, net, img, face.mesh, { photometric: 'greyWorld' })],
+        ['resnetStretch', () => variantDescriptor(tf, net, img, face.mesh, { photometric: 'stretch' })],
+        ['resnetEqualised', () => variantDescriptor(tf, net, img, face.mesh, { photometric: 'equalised' })],
+        [
+          'resnetEqualisedHalf',
+          () => variantDescriptor(tf, net, img, face.mesh, { photometric: 'equalisedHalf' }),
+        ],
+        ['resnetScales', () => variantDescriptor(tf, net, img, face.mesh, { scales: [1, 0.95, 1.05] })],
         [
           'resnetScalesMirrored',
-          () => variantDescriptor(img, face.mesh, { scales: [1, 0.95, 1.05], mirrored: true }),
+          () => variantDescriptor(tf, net, img, face.mesh, { scales: [1, 0.95, 1.05], mirrored: true }),
         ],
       ];
       if (irisFace) {
@@ -366,10 +193,11 @@ for (const entry of entries) {
       }
       if (extra) {
         // mobileface's graph scales 0–255 itself; mobilefacenet takes (x − 127.5) / 128.
-        runs.push(['mobileface', () => arcfaceDescriptor(extra.mobileface, img, face.mesh, (c) => c)]);
+        runs.push(['mobileface', () => arcfaceDescriptor(tf, extra.mobileface, img, face.mesh, (c) => c)]);
         runs.push([
           'mobilefacenet',
-          () => arcfaceDescriptor(extra.mobilefacenet, img, face.mesh, (c) => tf.div(tf.sub(c, 127.5), 128)),
+          () =>
+            arcfaceDescriptor(tf, extra.mobilefacenet, img, face.mesh, (c) => tf.div(tf.sub(c, 127.5), 128)),
         ]);
       }
       for (const [model, run] of runs.filter(([m]) => models.includes(m))) {
@@ -384,22 +212,8 @@ for (const entry of entries) {
 }
 
 // (c) a cohort mean without shipping real faces: the mean descriptor of the repo's own drawn faces
-// (e2e/fixtures/samples, made by scripts/make-samples.ts, no real person), subtracted before the cosine.
-const samplesDir = join(import.meta.dirname, '..', 'fixtures', 'samples');
-const cohort: number[][] = [];
-for (const file of readdirSync(samplesDir).filter((f) => f.endsWith('.jpg'))) {
-  const { data, info } = await decodeForFaces(join(samplesDir, file));
-  const image = tf.tensor3d(Int32Array.from(data), [info.height, info.width, 3], 'int32');
-  try {
-    const result = await human.detect(image, faceUseConfig('count'));
-    for (const face of result.face) {
-      const descriptor = await recognitionDescriptor(net, image, face.mesh, { alignment: DLIB_33_ALIGNMENT });
-      if (descriptor) cohort.push(descriptor);
-    }
-  } finally {
-    image.dispose();
-  }
-}
+// (lib/drawn-cohort.ts), subtracted before the cosine.
+const cohort = await drawnCohort(human, tf, net);
 const cohortMean = cohort[0]?.map((_, k) => cohort.reduce((s, d) => s + d[k], 0) / cohort.length);
 
 const sizeMb = (files: string[]) => files.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
@@ -422,31 +236,6 @@ const sizes = (model: Model) =>
  */
 const people = [...new Set(entries.map((e) => correctedId(e) ?? e.file))].sort();
 const half = (entry: EvalEntry) => (people.indexOf(correctedId(entry) ?? entry.file) % 2 === 0 ? 'A' : 'B');
-
-type Described = { entry: EvalEntry; descriptor: number[] }[];
-function rates(
-  list: Described,
-  score: (a: number[], b: number[]) => number,
-  id: (e: EvalEntry) => string | undefined,
-  keep: (e: EvalEntry) => boolean = () => true,
-) {
-  const kept = list.filter((d) => keep(d.entry));
-  const genuine: number[] = [];
-  const impostor: number[] = [];
-  for (let i = 0; i < kept.length; i++)
-    for (let j = i + 1; j < kept.length; j++) {
-      const similarity = score(kept[i].descriptor, kept[j].descriptor);
-      const [a, b] = [id(kept[i].entry), id(kept[j].entry)];
-      if (a && a === b) genuine.push(similarity);
-      else impostor.push(similarity);
-    }
-  return {
-    genuine,
-    impostor,
-    eer: equalError(genuine, impostor),
-    far: thresholdForFar(genuine, impostor, 0.001),
-  };
-}
 
 const fmt = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(3));
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -535,23 +324,6 @@ for (const [name, model, score] of scorings) {
   };
 }
 
-/** EER and FRR at FAR ≤ 0.1 % as match-rates.ts defines them, by one sweep over sorted scores (the splits below need many). */
-function sweptRates(genuine: number[], impostor: number[]) {
-  const g = [...genuine].sort((a, b) => a - b);
-  const im = [...impostor].sort((a, b) => a - b);
-  const candidates = [...new Set([...g, ...im].flatMap((v) => [v, v + 1e-6]))].sort((a, b) => a - b);
-  let [gi, ii] = [0, 0];
-  let best = { gap: Infinity, eer: 1 };
-  let frrAtFar: number | undefined;
-  for (const t of candidates) {
-    while (gi < g.length && g[gi] < t) gi++;
-    while (ii < im.length && im[ii] < t) ii++;
-    const [frr, far] = [gi / (g.length || 1), (im.length - ii) / (im.length || 1)];
-    if (Math.abs(frr - far) < best.gap) best = { gap: Math.abs(frr - far), eer: (frr + far) / 2 };
-    if (frrAtFar === undefined && far <= 0.001) frrAtFar = frr;
-  }
-  return { eer: best.eer, frr: frrAtFar ?? 1 };
-}
 /**
  * Forty seeded random splits of the people into halves (eighty halves): per variant the mean EER and
  * FRR at FAR ≤ 0.1 % over the halves (corrected labels), and in how many halves it is better, equal

@@ -8,7 +8,7 @@ import type { DocumentType } from '@/shared/flow';
  * (a scan filling the frame) is the document itself.
  *
  * Two kinds of revision are described:
- * - the designs of the project's own samples (`e2e/fixtures/make-samples.ts`, `cardSvg`: the same
+ * - the designs of the project's own samples (`scripts/samples/drawing.ts`, `cardSvg`: the same
  *   drawing for every type, its title, colours and fields per type), whose boxes are measured on
  *   the drawing (card 976 × 606 inside a 1000 × 630 photo; label baseline at 190 + 58·i, value at
  *   214 + 58·i, fields from x 330);
@@ -134,8 +134,8 @@ const NAME_LABELS = {
 const PASSPORT_NUMBER = /^[A-Z0-9]{5,14}$/;
 
 /**
- * A sample passport's data page (`passport` in make-samples.ts): surname, given names, birth date,
- * number, in that order, right of the portrait; the zone at the bottom.
+ * A sample passport's data page (`passport` in scripts/samples/passports.ts): surname, given names,
+ * birth date, number, in that order, right of the portrait; the zone at the bottom.
  */
 const samplePassport = (country: string, numberPattern: RegExp): DocumentLayout => ({
   id: `passport/${country}/sample`,

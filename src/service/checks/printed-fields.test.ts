@@ -9,7 +9,7 @@ import { checkDocumentPhoto } from './inputs/document-photo';
 /**
  * The printed fields judged from the pixels (no marker): the Argentine passport sample, whose
  * zone states SPECIMEN born 12/04/1985, with one printed field changed the way a forger or a
- * careless edit would, drawn over the sample where `cardSvg` (scripts/make-samples.ts) prints
+ * careless edit would, drawn over the sample where `cardSvg` (scripts/samples/drawing.ts) prints
  * field i's value (x 330, baseline 214 + 58·i, DejaVu Sans bold 25 px).
  */
 const dir = mkdtempSync(join(tmpdir(), 'idv-printed-'));
