@@ -321,9 +321,18 @@ export function findStated(
   key: FieldKey,
   stated: StatedFields,
 ): FieldReading | undefined {
+  return findStatedLine(lines, key, stated)?.reading;
+}
+
+/** `findStated`, with the rows of the line it was found in (where the reader looks again for others). */
+export function findStatedLine(
+  lines: readonly OcrLine[],
+  key: FieldKey,
+  stated: StatedFields,
+): { reading: Extract<FieldReading, { state: 'read' }>; y0: number; y1: number } | undefined {
   const span = WINDOW[key];
   if (!span || !stated[key as keyof StatedFields]) return undefined;
-  let close: Extract<FieldReading, { state: 'read' }> | undefined;
+  let close: { reading: Extract<FieldReading, { state: 'read' }>; y0: number; y1: number } | undefined;
   for (const line of lines) {
     if (zoneLike(line)) continue;
     for (let start = 0; start < line.words.length; start++) {
@@ -334,9 +343,13 @@ export function findStated(
         const agrees = agreement(key, value, stated);
         if (agrees !== 'equal' && agrees !== 'close') continue;
         const confidence = Math.round(words.reduce((sum, w) => sum + w.confidence, 0) / words.length);
-        const reading = { state: 'read' as const, value, confidence };
-        if (agrees === 'equal') return reading;
-        close ??= reading;
+        const found = {
+          reading: { state: 'read' as const, value, confidence },
+          y0: Math.min(...words.map((w) => w.y0)),
+          y1: Math.max(...words.map((w) => w.y1)),
+        };
+        if (agrees === 'equal') return found;
+        close ??= found;
       }
     }
   }

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../../../../e2e/fixtures/samples';
-import { pageByZone } from './viz-crops';
+import { pgm } from '@/checks/mrz/mrz-band';
+import { pageByZone, pgmRows } from './viz-crops';
 
 /**
  * The page placed by its zone: the Argentine passport sample (its card at 12–988 × 12–618 of the
@@ -52,5 +53,15 @@ describe('the page placed by its zone', () => {
       .raw()
       .toBuffer({ resolveWithObject: true });
     expect(pageByZone(new Uint8Array(data), info.width, info.height)).toBeUndefined();
+  });
+});
+
+describe('a strip of a crop', () => {
+  it('keeps the rows asked, as a PGM file of their size', () => {
+    const data = Uint8Array.from({ length: 4 * 5 }, (_, i) => i);
+    const strip = pgmRows(pgm({ data, width: 4, height: 5 }), 4, 5, 1, 3);
+    const header = 'P5\n4 2\n255\n';
+    expect(new TextDecoder().decode(strip.subarray(0, header.length))).toBe(header);
+    expect([...strip.subarray(header.length)]).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
   });
 });

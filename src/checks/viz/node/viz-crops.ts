@@ -255,3 +255,9 @@ export function inkShare(binary: Uint8Array, width: number, height: number, top:
   for (let i = offset + from * width; i < offset + to * width; i++) if (binary[i] === 0) dark++;
   return dark / ((to - from) * width);
 }
+
+/** Rows `y0`–`y1` of a crop's PGM file (`width` × `height`): a strip the reader reads again. */
+export function pgmRows(file: Uint8Array, width: number, height: number, y0: number, y1: number) {
+  const data = file.subarray(file.length - width * height);
+  return pgm({ data: data.subarray(y0 * width, y1 * width), width, height: y1 - y0 });
+}
