@@ -140,9 +140,11 @@ async function findInStrips(
   const take = (result: FieldResult, lines: readonly OcrLine[], strip?: { y0: number; scale: number }) => {
     const found = findStatedLine(lines, result.key, stated);
     if (!found) return;
-    const equal = agreement(result.key, found.reading.value, stated) === 'equal';
-    if (agrees(result) || (!equal && result.reading.state === 'read')) return;
-    result.reading = found.reading;
+    if (!agrees(result)) {
+      const equal = agreement(result.key, found.reading.value, stated) === 'equal';
+      if (!equal && result.reading.state === 'read') return;
+      result.reading = found.reading;
+    }
     const { y0 = 0, scale = 1 } = strip ?? {};
     const at = { key: result.key, y0: y0 + found.y0 / scale, y1: y0 + found.y1 / scale };
     placed.splice(0, placed.length, ...placed.filter((p) => p.key !== result.key), at);
@@ -169,6 +171,7 @@ async function findInStrips(
       passes++;
       const scale = fine.height / area.height;
       const [y0, y1] = [Math.round(strip.y0 * scale), Math.min(fine.height, Math.round(strip.y1 * scale))];
+      if (y1 - y0 < 2) break;
       const image = pgmRows(fine[form], fine.width, fine.height, y0, y1);
       const lines = await ocrLines(image, model, how);
       // A strip may hold other missing fields too (a number beside the surname's line).
