@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { layoutsFor, type DocumentLayout } from '@/checks/document/field-layouts';
 import {
-  cpfHolds,
-  isoDate,
-  isValidDate,
-  parsePrintedDate,
+  findStated,
   patternReading,
   printedVerdict,
   readField,
-  sameDate,
   sameName,
   sameNumber,
   type FieldResult,
   type OcrLine,
+  zoneLike,
 } from './printed-fields';
+import { cpfHolds, isoDate, isValidDate, parsePrintedDate, sameDate } from './printed-values';
 
 const layout = layoutsFor('passport', 'AR', 'front')[0]!;
 const field = (l: DocumentLayout, key: string) => l.fields.find((f) => f.key === key)!;
@@ -150,5 +148,43 @@ describe('a page read by its labels', () => {
       reading: { state: 'read', value: 'FALSIFICADO', confidence: 95 },
     };
     expect(printedVerdict(icao, [changed], { lastName: 'SPECIMEN' }, true)).toBeNull();
+  });
+});
+
+describe("the zone's values found in the print", () => {
+  const line = (...texts: string[]): OcrLine => ({ words: texts.map((t, i) => word(t, i * 200, 0)) });
+  const zone = { lastName: 'MUSTERMANN', documentNumber: 'CA000000', dateOfBirth: '1964-08-12' };
+
+  it('finds each stated value wherever a line of the print shows it, in any printed form', () => {
+    const lines = [
+      line('1.', 'Surname/Name/Nom'),
+      line('«MUSTERMANN', 'ERIKA'),
+      line("'CAOOOOOO", 'P'),
+      line('12', 'AOUT/AUG', '64'),
+    ];
+    expect(findStated(lines, 'lastName', zone)).toMatchObject({ state: 'read', value: 'MUSTERMANN' });
+    expect(findStated(lines, 'documentNumber', zone)).toMatchObject({ value: 'CAOOOOOO' });
+    expect(findStated(lines, 'dateOfBirth', zone)).toMatchObject({ value: '12 AOUT/AUG 64' });
+    expect(findStated([line('12.08.1964.')], 'dateOfBirth', zone)).toMatchObject({ value: '12.08.1964' });
+    expect(
+      findStated([line('QT', 'AUG', '1964')], 'dateOfBirth', { dateOfBirth: '1964-08-07' }),
+    ).toMatchObject({
+      value: 'QT AUG 1964',
+    });
+  });
+
+  it('gives a misread name as read (close, not equal) and nothing where the print does not show it', () => {
+    expect(findStated([line('MUSTERMANM')], 'lastName', zone)).toMatchObject({ value: 'MUSTERMANM' });
+    expect(findStated([line('SCHMIDT'), line('12.08.1965')], 'lastName', zone)).toBeUndefined();
+    expect(findStated([line('12.08.1965')], 'dateOfBirth', zone)).toBeUndefined();
+    expect(findStated([line('MUSTERMANN')], 'lastName', {})).toBeUndefined();
+  });
+
+  it("never takes a value from the zone's own lines", () => {
+    const mrz = [line('P<BDRMUSTERMANN<<ERIKA<<<<<<'), line('CA000000', '4D', 'cc6408125F1802212cccccc')];
+    expect(mrz.every(zoneLike)).toBe(true);
+    expect(findStated(mrz, 'lastName', zone)).toBeUndefined();
+    expect(findStated(mrz, 'documentNumber', zone)).toBeUndefined();
+    expect(zoneLike(line('BUNDESDRUCKEREI'))).toBe(false);
   });
 });

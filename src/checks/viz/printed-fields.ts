@@ -1,4 +1,16 @@
 import type { DocumentLayout, FieldKey, FieldLayout } from '@/checks/document/field-layouts';
+import {
+  cpfHolds,
+  curpHolds,
+  digitLike,
+  editDistance,
+  isoDate,
+  isValidDate,
+  normalizeText,
+  parsePrintedDate,
+  sameDate,
+  umlautsSpelled,
+} from './printed-values';
 
 /**
  * The printed fields (VIZ) of a document: how a field's value is found in the OCR's lines (after
@@ -34,137 +46,6 @@ export type FieldReading =
 export const FIELD_MIN_CONFIDENCE = 70;
 /** Share of dark pixels under a label above which its value is taken as printed (`missingFields`). */
 export const BLANK_MAX_INK = 0.004;
-
-/** Upper case, accents and marks off (Ñ → N, Ç → C, Ü → U), anything but letters and digits a space. */
-export function normalizeText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .replace(/ß/g, 'SS')
-    .replace(/Æ/g, 'AE')
-    .replace(/Ø/g, 'O')
-    .replace(/[^A-Z0-9]+/g, ' ')
-    .trim();
-}
-
-/** ICAO 9303's other transliteration of German umlauts (MÜLLER → MUELLER), beside NFD's MULLER. */
-function umlautsSpelled(text: string): string {
-  return normalizeText(
-    text.toUpperCase().replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/Å/g, 'AA'),
-  );
-}
-
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-// ---------- dates ----------
-
-export interface PrintedDate {
-  day: number;
-  month: number;
-  /** As printed: 2 or 4 digits. */
-  year: number;
-  fourDigitYear: boolean;
-}
-
-/** Month names' first letters in English, French, Spanish, Portuguese and German. */
-const MONTHS: Record<string, number> = {
-  JAN: 1, ENE: 1, JANV: 1,
-  FEB: 2, FEV: 2, FEVR: 2,
-  MAR: 3, MARS: 3, MAE: 3,
-  APR: 4, ABR: 4, AVR: 4,
-  MAY: 5, MAI: 5,
-  JUN: 6, JUIN: 6,
-  JUL: 7, JUIL: 7,
-  AUG: 8, AGO: 8, AOU: 8, AOUT: 8,
-  SEP: 9, SET: 9, SEPT: 9,
-  OCT: 10, OUT: 10, OKT: 10,
-  NOV: 11,
-  DEC: 12, DIC: 12, DEZ: 12,
-} satisfies Record<string, number>; // prettier-ignore
-
-/** Digits the OCR gives letters for inside a number (O for 0, l for 1…). */
-const digitLike = (text: string) =>
-  text.replace(/[OQD]/g, '0').replace(/[IL|]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/Z/g, '2');
-
-const monthOf = (word: string): number | undefined =>
-  MONTHS[word] ?? MONTHS[word.slice(0, 4)] ?? MONTHS[word.slice(0, 3)];
-
-/**
- * A date as printed: `12/04/1985`, `12.04.1985`, `12 04 1985`, `12 AUG/AOUT 74`, `07 JUN 1984`,
- * `20 Juin/Jun 1978`; undefined when the text holds none. The date may be impossible (31/02):
- * `isValidDate` judges it.
- */
-export function parsePrintedDate(text: string): PrintedDate | undefined {
-  const upper = normalizeText(text);
-  const numeric = /(?:^| )([0-9OIL]{1,2}) ?([0-9OIL]{2}) ?([0-9OIL]{4}|[0-9OIL]{2})(?: |$)/.exec(
-    text
-      .toUpperCase()
-      .replace(/[./\-·]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim(),
-  );
-  if (numeric) {
-    const [day, month, year] = [numeric[1]!, numeric[2]!, numeric[3]!].map((part) => digitLike(part));
-    return { day: Number(day), month: Number(month), year: Number(year), fourDigitYear: year!.length === 4 };
-  }
-  const named = /(?:^| )(\d{1,2}) ([A-Z]{3,9})(?: [A-Z]{3,9})? (\d{4}|\d{2})(?: |$)/.exec(upper);
-  const month = named ? monthOf(named[2]!) : undefined;
-  if (!named || month === undefined) return undefined;
-  return { day: Number(named[1]), month, year: Number(named[3]), fourDigitYear: named[3]!.length === 4 };
-}
-
-export function isValidDate(date: PrintedDate): boolean {
-  if (date.month < 1 || date.month > 12 || date.day < 1) return false;
-  // A two-digit year's century is unknown; only 29 February needs it, and either century has leap years.
-  const year = date.fourDigitYear ? date.year : 2000 + date.year;
-  return date.day <= new Date(Date.UTC(year, date.month, 0)).getUTCDate();
-}
-
-/** Whether a printed date is the ISO date (`YYYY-MM-DD`) the zone or barcode states. */
-export function sameDate(printed: PrintedDate, iso: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (!m) return false;
-  const year = printed.fourDigitYear ? Number(m[1]) : Number(m[1]) % 100;
-  return printed.day === Number(m[3]) && printed.month === Number(m[2]) && printed.year === year;
-}
-
-// ---------- formats ----------
-
-/** A Brazilian CPF's two check digits (mod 11). */
-export function cpfHolds(cpf: string): boolean {
-  const digits = cpf.replace(/\D/g, '');
-  if (digits.length !== 11 || /^(\d)\1+$/.test(digits)) return false;
-  const check = (length: number) => {
-    let sum = 0;
-    for (let i = 0; i < length; i++) sum += Number(digits[i]) * (length + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  return check(9) === Number(digits[9]) && check(10) === Number(digits[10]);
-}
-
-/** A Mexican CURP's check digit (its 18th character, over the 17 before). */
-export function curpHolds(curp: string): boolean {
-  const alphabet = '0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ';
-  if (curp.length !== 18) return false;
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += alphabet.indexOf(curp[i]!) * (18 - i);
-  return (10 - (sum % 10)) % 10 === Number(curp[17]);
-}
 
 /** The value's characters a pattern field is judged on: no spaces, letters upper case. */
 const compact = (value: string) => value.toUpperCase().replace(/\s+/g, '');
@@ -391,6 +272,90 @@ export function agreement(key: FieldKey, value: string, stated: StatedFields): A
   return 'notStated';
 }
 
+// ---------- the zone's values found in the print ----------
+
+/**
+ * Whether a line is the zone's (or a part of it): fillers (`<`, or the `c`, `K` and `«` the OCR
+ * reads them as, in a row), or a run of 20 letters and digits without a space. The zone's values
+ * are searched in the print only, never in the zone itself.
+ */
+export function zoneLike(line: OcrLine): boolean {
+  const text = line.words.map((w) => w.text).join(' ');
+  return (
+    /<|[«‹]{2}|[cCkK<«‹]{4,}/.test(text) ||
+    line.words.some((w) => w.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 20)
+  );
+}
+
+/** A word's text without the punctuation and specks an OCR reads around it. */
+const trimmed = (text: string) => text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
+/** What a window of words shows as a field of this kind: letters only for a name. */
+const windowText = (key: FieldKey, words: readonly OcrWord[]) =>
+  words
+    .map((w) =>
+      key === 'lastName' || key === 'firstName' ? w.text.replace(/[^\p{L}' -]/gu, '') : trimmed(w.text),
+    )
+    .filter(Boolean)
+    .join(' ');
+
+/** How many consecutive words a field of this kind may be printed in. */
+const WINDOW: Partial<Record<FieldKey, number>> = {
+  lastName: 4,
+  firstName: 4,
+  documentNumber: 3,
+  dateOfBirth: 5,
+};
+
+/**
+ * The print's reading of a field the zone (or barcode) states, found wherever the print shows it
+ * (ICAO's generic data page: each issuer places and labels its fields its own way): the words, in
+ * one line that is not the zone's, equal to the stated value once compared as `agreement` does
+ * (names after accents and spacing, numbers with look-alikes as one, dates as dates in any printed
+ * form), else a name one misread letter in six from it ('close'). Undefined where nothing is:
+ * finding a value proves agreement; not finding it proves nothing (a disagreeing print is judged
+ * only where a layout places its fields).
+ */
+export function findStated(
+  lines: readonly OcrLine[],
+  key: FieldKey,
+  stated: StatedFields,
+): FieldReading | undefined {
+  return findStatedLine(lines, key, stated)?.reading;
+}
+
+/** `findStated`, with the rows of the line it was found in (where the reader looks again for others). */
+export function findStatedLine(
+  lines: readonly OcrLine[],
+  key: FieldKey,
+  stated: StatedFields,
+): { reading: Extract<FieldReading, { state: 'read' }>; y0: number; y1: number } | undefined {
+  const span = WINDOW[key];
+  if (!span || !stated[key as keyof StatedFields]) return undefined;
+  let close: { reading: Extract<FieldReading, { state: 'read' }>; y0: number; y1: number } | undefined;
+  for (const line of lines) {
+    if (zoneLike(line)) continue;
+    for (let start = 0; start < line.words.length; start++) {
+      for (let n = 1; n <= span && start + n <= line.words.length; n++) {
+        const words = line.words.slice(start, start + n);
+        const value = windowText(key, words);
+        if (!value) continue;
+        const agrees = agreement(key, value, stated);
+        if (agrees !== 'equal' && agrees !== 'close') continue;
+        const confidence = Math.round(words.reduce((sum, w) => sum + w.confidence, 0) / words.length);
+        const found = {
+          reading: { state: 'read' as const, value, confidence },
+          y0: Math.min(...words.map((w) => w.y0)),
+          y1: Math.max(...words.map((w) => w.y1)),
+        };
+        if (agrees === 'equal') return found;
+        close ??= found;
+      }
+    }
+  }
+  return close;
+}
+
 // ---------- the verdict ----------
 
 /** One field as the reader left it, with a second reading of the same crop (another threshold). */
@@ -487,17 +452,4 @@ export function printedPerson(results: readonly FieldResult[], layout: DocumentL
     if (value) person[result.key] = value;
   }
   return person;
-}
-
-/** A printed date as `YYYY-MM-DD` (a two-digit year in the century that makes it past, else the last). */
-export function isoDate(value: string, now = new Date()): string | undefined {
-  const date = parsePrintedDate(value);
-  if (!date || !isValidDate(date)) return undefined;
-  let year = date.year;
-  if (!date.fourDigitYear) {
-    const century = Math.floor(now.getUTCFullYear() / 100) * 100;
-    year = century + year > now.getUTCFullYear() + 20 ? century - 100 + year : century + year;
-  }
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${year}-${pad(date.month)}-${pad(date.day)}`;
 }

@@ -252,7 +252,9 @@ export async function inspectImage(path: string, job: Omit<ImageJob, 'path'> = {
       failed: error instanceof Error ? error.message : String(error),
     }));
   }
-  if (job.viz?.length) result.vizCrops = vizCrops(crop ? { ...crop, channels: 4 } : pixels, job.viz);
+  // The straightened document's crops; without one, the page around the photo's zone, if any.
+  if (job.viz?.length)
+    result.vizCrops = crop ? vizCrops({ ...crop, channels: 4 }, job.viz) : vizCrops(pixels, job.viz, true);
   if (job.faces) {
     result.faces = facePixels(pixels);
     if (crop) result.facesCrop = facePixels(crop);

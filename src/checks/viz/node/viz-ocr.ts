@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import type { OcrLine } from '@/checks/viz/printed-fields';
 
@@ -23,14 +24,29 @@ export function vizLanguage(country: string): VizLanguage {
   return 'eng';
 }
 
-const require = createRequire(import.meta.url);
-const workers = new Map<VizLanguage, Promise<Worker>>();
+/**
+ * The zone's OCR-B model (`@/checks/mrz`'s, copied beside the built service by src/build/servers.ts):
+ * many issuers print the document number in OCR-B too, whose 0, O, 4 and T the language models
+ * confuse; it reads capitals, digits and fillers only, so it is used for numbers alone.
+ */
+const OCRB_LANG_PATH = import.meta.url.endsWith('.js')
+  ? join(dirname(fileURLToPath(import.meta.url)), 'tesseract-mrz')
+  : fileURLToPath(new URL('../../mrz/node/tesseract-mrz', import.meta.url));
 
-function ocrWorker(language: VizLanguage): Promise<Worker> {
+/** An OCR model: a language's, or `mrz` (OCR-B capitals and digits). */
+export type VizModel = VizLanguage | 'mrz';
+
+const require = createRequire(import.meta.url);
+const workers = new Map<VizModel, Promise<Worker>>();
+
+function ocrWorker(language: VizModel): Promise<Worker> {
   let worker = workers.get(language);
   if (!worker) {
     worker = createWorker(language, OEM.LSTM_ONLY, {
-      langPath: join(dirname(require.resolve(`@tesseract.js-data/${language}`)), '4.0.0_best_int'),
+      langPath:
+        language === 'mrz'
+          ? OCRB_LANG_PATH
+          : join(dirname(require.resolve(`@tesseract.js-data/${language}`)), '4.0.0_best_int'),
       gzip: true,
       cacheMethod: 'none',
     }).then(async (w) => {
@@ -51,12 +67,18 @@ export async function closeVizReader() {
 }
 
 /**
- * The lines and words of a crop (a PGM file): a field's box as one block of text, a page's
- * personal data zone as a page (columns found by the OCR's layout analysis).
+ * How a crop is laid out for the OCR: `block` a field's box as one block of text, `page` a page's
+ * personal data zone (columns found by the OCR's layout analysis), `sparse` as much text as can be
+ * found in no particular order (a data page on guilloches, where the layout analysis loses lines).
  */
-export async function ocrLines(image: Uint8Array, language: VizLanguage, page: boolean): Promise<OcrLine[]> {
+export type OcrLayout = 'block' | 'page' | 'sparse';
+
+const PSM_OF = { block: PSM.SINGLE_BLOCK, page: PSM.AUTO, sparse: PSM.SPARSE_TEXT } as const;
+
+/** The lines and words of a crop (a PGM file), laid out as asked. */
+export async function ocrLines(image: Uint8Array, language: VizModel, layout: OcrLayout): Promise<OcrLine[]> {
   const w = await ocrWorker(language);
-  await w.setParameters({ tessedit_pageseg_mode: page ? PSM.AUTO : PSM.SINGLE_BLOCK });
+  await w.setParameters({ tessedit_pageseg_mode: PSM_OF[layout] });
   const { data } = await w.recognize(
     Buffer.from(image.buffer, image.byteOffset, image.byteLength),
     {},
