@@ -19,8 +19,20 @@ export function compiledOnce<Row, Values extends unknown[]>(
   count: Values['length'],
   build: (...standIns: never[]) => Compilable<Row>,
 ) {
+  const run = compiledTemplate<Row, Values>(count, build);
+  return (...values: Values) => run(db, ...values);
+}
+
+/**
+ * `compiledOnce` run on the executor given at each call: the same statement outside and inside a
+ * transaction (whose queries must go through its connection).
+ */
+export function compiledTemplate<Row, Values extends unknown[]>(
+  count: Values['length'],
+  build: (...standIns: never[]) => Compilable<Row>,
+) {
   let template: { sql: string; parameters: readonly unknown[]; positions: number[] } | null = null;
-  return async (...values: Values): Promise<Row[]> => {
+  return async (db: CompiledExecutor, ...values: Values): Promise<Row[]> => {
     if (!template) {
       const standIns = Array.from({ length: count }, (_, i) => marker(i));
       const compiled = build(...(standIns as never[])).compile();

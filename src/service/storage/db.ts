@@ -6,6 +6,8 @@ import { migratePostgres, migrateSqliteFile } from '@/server-shared/numbered-mig
 import { openPgPool } from '@/server-shared/pg-pool';
 import { flushErasure } from '@/server-shared/sqlite-erasure';
 import { openSqliteFile } from '@/server-shared/sqlite-file';
+import { directExecutor } from '@/server-shared/sqlite-driver';
+import type { CompiledExecutor } from '@/server-shared/compiled-once';
 import { initial } from './migrations/001-initial';
 import { jobs } from './migrations/002-jobs';
 import { mediaChunks } from './migrations/003-media-chunks';
@@ -24,6 +26,8 @@ export const migrations = [initial, jobs, mediaChunks, jobsLocked];
 export interface ServiceDb {
   readonly name: 'sqlite' | 'postgres';
   readonly db: Kysely<ServiceTables>;
+  /** Where compiled hot queries outside a transaction run: on SQLite straight on the driver. */
+  readonly hot: CompiledExecutor;
   /** A verification's insert order, to break ties between equal creation times (rowid, or `seq`). */
   readonly insertOrder: RawBuilder<number>;
   /** Resolves once the database is ready for queries (PostgreSQL: migrated). */
@@ -43,12 +47,13 @@ export interface ServiceDb {
 /** `DATA_DIR/service.sqlite`, migrated at open (a file of an older release too). */
 export function openSqlite(dataDir: string): ServiceDb {
   const queue = new KeyQueue();
-  const { raw, db } = openSqliteFile<ServiceTables>(path.join(dataDir, 'service.sqlite'), (file) =>
+  const { raw, driver, db } = openSqliteFile<ServiceTables>(path.join(dataDir, 'service.sqlite'), (file) =>
     migrateSqliteFile(file, migrations, { table: 'schema_migrations', baseline: userVersionBaseline }),
   );
   return {
     name: 'sqlite',
     db,
+    hot: directExecutor(driver),
     insertOrder: sql<number>`rowid`,
     ready: async () => undefined,
     afterErase: () => flushErasure(raw),
@@ -85,6 +90,7 @@ export function openPostgres(
   return {
     name: 'postgres',
     db,
+    hot: db,
     insertOrder: sql<number>`seq`,
     ready: () =>
       (migrated ??= migratePostgres(pool, migrations, {

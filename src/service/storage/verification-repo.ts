@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { compiledTemplate, type CompiledExecutor } from '@/server-shared/compiled-once';
 import type { FileFormat } from '@/shared/file-format';
 import { bodyNaming } from './delivery-queue';
 import type { CreditCheckTable, InputRow, ServiceTables, VerificationChange, VerificationRow } from './rows';
@@ -12,15 +13,86 @@ type NewVerification = Pick<
 >;
 
 /**
+ * The send-input path's statements, built and compiled once per database (see `compiled-once.ts`):
+ * building and compiling a Kysely query costs more than running it on SQLite.
+ */
+function hotQueries(dialect: ServiceDb) {
+  const db = dialect.db;
+  return {
+    byIdentity: compiledTemplate<VerificationRow, [string]>(1, (identity) =>
+      db
+        .selectFrom('verifications')
+        .selectAll()
+        .where('identity', '=', identity)
+        .orderBy('created_at', 'desc')
+        .orderBy(dialect.insertOrder, 'desc')
+        .limit(1),
+    ),
+    get: compiledTemplate<VerificationRow, [string]>(1, (id) =>
+      db.selectFrom('verifications').selectAll().where('id', '=', id),
+    ),
+    inputs: compiledTemplate<InputRow, [string]>(1, (verificationId) =>
+      db.selectFrom('inputs').selectAll().where('verification_id', '=', verificationId).orderBy('position'),
+    ),
+    inputMediaId: compiledTemplate<{ media_id: string | null }, [string, string]>(2, (verificationId, slot) =>
+      db
+        .selectFrom('inputs')
+        .select('media_id')
+        .where('verification_id', '=', verificationId)
+        .where('slot', '=', slot),
+    ),
+    setIp: compiledTemplate<never, [string, string]>(2, (id, ip) =>
+      db.updateTable('verifications').set({ ip }).where('id', '=', id),
+    ),
+    upsertInput: compiledTemplate<never, InputValues>(INPUT_COLUMNS.length, (...values: never[]) => {
+      const row = Object.fromEntries(INPUT_COLUMNS.map((c, i) => [c, values[i]])) as unknown as InputRow;
+      const { verification_id: _v, slot: _s, ...changes } = row;
+      return db
+        .insertInto('inputs')
+        .values(row)
+        .onConflict((oc) => oc.columns(['verification_id', 'slot']).doUpdateSet(changes));
+    }),
+    enqueueEvent: compiledTemplate<never, [string, string, string, number]>(4, (url, eventName, body, now) =>
+      db.insertInto('outbox').values({ url, event_name: eventName, body, next_at: now, created_at: now }),
+    ),
+  };
+}
+
+const INPUT_COLUMNS = [
+  'verification_id',
+  'slot',
+  'position',
+  'input_type',
+  'status',
+  'error_code',
+  'descriptor',
+  'media_id',
+  'facts',
+  'updated_at',
+] as const satisfies readonly (keyof InputRow)[];
+type InputValues = InputRow[keyof InputRow][];
+
+const hotOf = new WeakMap<ServiceDb, ReturnType<typeof hotQueries>>();
+
+/**
  * Every read and write of the service's tables, on either dialect. Writes that belong together
  * run in `transaction`, whose repo is bound to it, so that a change and its webhook event (the
  * outbox) commit together.
  */
 export class VerificationRepo {
+  private readonly hot: ReturnType<typeof hotQueries>;
+  /** Where the hot queries run: the transaction's connection, or the database's shortcut. */
+  private readonly exec: CompiledExecutor;
+
   constructor(
     private readonly dialect: ServiceDb,
     private readonly db: Kysely<ServiceTables> = dialect.db,
-  ) {}
+  ) {
+    let hot = hotOf.get(dialect);
+    if (!hot) hotOf.set(dialect, (hot = hotQueries(dialect)));
+    this.hot = hot;
+    this.exec = db === dialect.db ? dialect.hot : db;
+  }
 
   /** Runs fn with a repo whose every statement is part of one transaction. */
   transaction<T>(fn: (tx: VerificationRepo) => Promise<T>): Promise<T> {
@@ -35,6 +107,7 @@ export class VerificationRepo {
    * time needs nothing).
    */
   async get(id: string, options: { forUpdate?: boolean } = {}): Promise<VerificationRow | undefined> {
+    if (!options.forUpdate || this.dialect.name !== 'postgres') return (await this.hot.get(this.exec, id))[0];
     return this.db
       .selectFrom('verifications')
       .selectAll()
@@ -45,23 +118,11 @@ export class VerificationRepo {
 
   /** The identity's newest verification: send-input by identity goes there (a re-verification is newer). */
   async byIdentity(identity: string): Promise<VerificationRow | undefined> {
-    return this.db
-      .selectFrom('verifications')
-      .selectAll()
-      .where('identity', '=', identity)
-      .orderBy('created_at', 'desc')
-      .orderBy(this.dialect.insertOrder, 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    return (await this.hot.byIdentity(this.exec, identity))[0];
   }
 
   async inputs(verificationId: string): Promise<InputRow[]> {
-    return this.db
-      .selectFrom('inputs')
-      .selectAll()
-      .where('verification_id', '=', verificationId)
-      .orderBy('position')
-      .execute();
+    return this.hot.inputs(this.exec, verificationId);
   }
 
   async insert(v: NewVerification) {
@@ -82,7 +143,7 @@ export class VerificationRepo {
 
   /** The address send-input came from; not a change of the verification's state. */
   async setIp(id: string, ip: string) {
-    await this.db.updateTable('verifications').set({ ip }).where('id', '=', id).execute();
+    await this.hot.setIp(this.exec, id, ip);
   }
 
   /** Pending or running and not expired: what a start resumes. */
@@ -125,22 +186,12 @@ export class VerificationRepo {
 
   /** The media file stored for an input slot, if any (replaced by a retake). */
   async inputMediaId(verificationId: string, slot: string) {
-    const row = await this.db
-      .selectFrom('inputs')
-      .select('media_id')
-      .where('verification_id', '=', verificationId)
-      .where('slot', '=', slot)
-      .executeTakeFirst();
+    const [row] = await this.hot.inputMediaId(this.exec, verificationId, slot);
     return row?.media_id ?? null;
   }
 
   async upsertInput(row: InputRow) {
-    const { verification_id: _v, slot: _s, ...changes } = row;
-    await this.db
-      .insertInto('inputs')
-      .values(row)
-      .onConflict((oc) => oc.columns(['verification_id', 'slot']).doUpdateSet(changes))
-      .execute();
+    await this.hot.upsertInput(this.exec, ...INPUT_COLUMNS.map((c) => row[c]));
   }
 
   async setInputFacts(verificationId: string, slot: string, facts: string) {
@@ -231,11 +282,7 @@ export class VerificationRepo {
 
   /** A webhook event, written in the transaction of the change that caused it (`Outbox` delivers it). */
   async enqueueEvent(url: string, eventName: string, payload: unknown) {
-    const now = Date.now();
-    await this.db
-      .insertInto('outbox')
-      .values({ url, event_name: eventName, body: JSON.stringify(payload), next_at: now, created_at: now })
-      .execute();
+    await this.hot.enqueueEvent(this.exec, url, eventName, JSON.stringify(payload), Date.now());
   }
 
   /**

@@ -174,14 +174,17 @@ export class Lifecycle {
     const v = (await this.ctx.repo.get(verificationId))!;
     const plan = this.ctx.plans.get(v.flow_id)!;
     const inputs = await this.ctx.repo.inputs(v.id);
+    const fields: VerificationChange = {};
+    let events = false;
     await this.ctx.repo.transaction(async (tx) => {
-      const fields: VerificationChange = {};
       if (v.started_at === null && inputs.some((i) => i.status === 'accepted')) {
         fields.started_at = Date.now();
+        events = true;
         await this.event(tx, v, 'verification_started');
       }
       if (v.wait_until === null && this.needsWait(plan, inputs)) {
         fields.wait_until = Date.now() + this.ctx.config.uploadWaitSeconds * 1000;
+        events = true;
         // Processing waits for a back side that may still come.
         await this.event(tx, v, 'verification_postponed');
       }
@@ -190,16 +193,20 @@ export class Lifecycle {
         fields.expires_at = Date.now() + this.ctx.config.verificationTtlSeconds * 1000;
       if (Object.keys(fields).length > 0) await tx.update(v.id, fields);
     });
-    await this.evaluate(v.id);
-    this.ctx.outbox.resume();
+    // Under the identity's lock, the rows as just written: not read again.
+    await this.evaluate(v.id, { v: { ...v, ...fields }, inputs });
+    if (events) this.ctx.outbox.resume();
   }
 
-  /** Starts processing when every input is in (or the wait for a back is over). */
-  async evaluate(verificationId: string) {
-    const v = await this.ctx.repo.get(verificationId);
+  /**
+   * Starts processing when every input is in (or the wait for a back is over). `known`: the
+   * verification and its inputs as the caller, under the identity's lock, just wrote them.
+   */
+  async evaluate(verificationId: string, known?: { v: VerificationRow; inputs: InputRow[] }) {
+    const v = known ? known.v : await this.ctx.repo.get(verificationId);
     if (!v || v.status !== 'pending' || v.expired) return;
     const plan = this.ctx.plans.get(v.flow_id)!;
-    const state = this.completion(plan, v, await this.ctx.repo.inputs(v.id));
+    const state = this.completion(plan, v, known ? known.inputs : await this.ctx.repo.inputs(v.id));
     if (state === 'waiting' && v.wait_until !== null) await this.later('upload-wait', v.id, v.wait_until);
     if (state !== 'complete') return;
     this.drop('upload-wait', v.id);
