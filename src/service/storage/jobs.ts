@@ -8,22 +8,13 @@ export type JobPayload = Record<string, unknown>;
 export type JobHandler = (payload: JobPayload) => Promise<void>;
 
 export interface JobOptions {
+  /**
+   * Longest a run may take: past it the job counts as lost (its process died) and another run
+   * starts, so it must exceed any honest run.
+   */
+  leaseSeconds: number;
   /** Runs of this name at once in one process (PostgreSQL; SQLite runs every due job at once). */
   concurrency?: number;
-}
-
-/**
- * How long a run stays taken without word from its process: the process renews it every third
- * of that while the run lasts (a heartbeat), so a run may take as long as it needs, and one
- * whose process died (SIGKILL, a lost host) is taken again about a lease later.
- */
-export const LEASE_SECONDS = 30;
-
-/** Renews the lease of the runs under way every third of it; stopped by the returned function. */
-export function heartbeat(leaseSeconds: number, renew: () => Promise<void>, onError: (err: unknown) => void) {
-  const timer = setInterval(() => void renew().catch(onError), (leaseSeconds * 1000) / 3);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 export interface ScheduleOptions {

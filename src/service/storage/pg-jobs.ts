@@ -4,8 +4,6 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { searchPathSchema } from '@/server-shared/pg-migrate';
 import {
-  heartbeat,
-  LEASE_SECONDS,
   MAX_ATTEMPTS,
   type JobHandler,
   type JobOptions,
@@ -37,36 +35,25 @@ export async function jobsSchemaOf(pool: pg.Pool) {
 }
 
 export interface PgJobsOptions {
-  /** How often the instance looks for due jobs scheduled by other instances (one query for all names). */
+  /** How often an idle worker looks for due jobs scheduled by other instances. */
   pollSeconds?: number;
-  /** pg-boss's upkeep (archiving done jobs, giving up runs lapsed too often). */
+  /** How often runs whose lease lapsed (their process died) are put back, among pg-boss's upkeep. */
   maintenanceSeconds?: number;
-  /** See LEASE_SECONDS (tests shorten it). */
-  leaseSeconds?: number;
 }
 
 /**
- * The job queue of services on one PostgreSQL database (DATABASE_URL), on pg-boss's tables: any
- * instance runs a due job. A job's id is a hash of its name and key, so scheduling again replaces
- * it (in one transaction). pg-boss's own workers are not used: they poll once per worker (an idle
- * instance sent 4.5 queries a second) and cut a run short at its lease. Here one poller per
- * instance hands due jobs to its free slots, and a heartbeat renews the lease of the runs under way;
- * a run whose instance died stops being renewed and is put back about a lease later.
+ * The job queue of services on one PostgreSQL database (DATABASE_URL), on pg-boss: any instance
+ * runs a due job; a run whose process died is retried by another once its lease lapses. A job's
+ * id is a hash of its name and key, so scheduling again replaces it (in one transaction).
  */
 export class PgJobs implements JobQueue {
   private readonly handlers = new Map<string, { run: JobHandler; options: JobOptions }>();
   private readonly pool: pg.Pool;
   private boss: PgBoss | null = null;
   private ready: Promise<PgBoss> | null = null;
-  private schema = '';
-  /** Runs under way here: job id → name (the heartbeat renews them). */
-  private readonly active = new Map<string, string>();
-  private readonly runs = new Set<Promise<void>>();
+  /** This instance's workers per job name, woken when it schedules a job due now or soon. */
+  private readonly workers = new Map<string, string[]>();
   private readonly nudges = new Set<NodeJS.Timeout>();
-  private pollTimer: NodeJS.Timeout | null = null;
-  private polling: Promise<void> | null = null;
-  private pollAgain = false;
-  private stopBeats: (() => void) | null = null;
   private closing = false;
 
   constructor(
@@ -74,12 +61,8 @@ export class PgJobs implements JobQueue {
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
     private readonly options: PgJobsOptions = {},
   ) {
-    this.pool = new pg.Pool({ connectionString, max: 3 });
+    this.pool = new pg.Pool({ connectionString, max: 2 });
     this.pool.on('error', () => undefined);
-  }
-
-  private get leaseSeconds() {
-    return this.options.leaseSeconds ?? LEASE_SECONDS;
   }
 
   register(name: string, run: JobHandler, options: JobOptions) {
@@ -92,11 +75,10 @@ export class PgJobs implements JobQueue {
   }
 
   private async open() {
-    this.schema = await jobsSchemaOf(this.pool);
     const boss = new PgBoss({
       connectionString: this.connectionString,
-      schema: this.schema,
-      max: 2,
+      schema: await jobsSchemaOf(this.pool),
+      max: 3,
       // No cron: the service's periodic work reschedules itself.
       schedule: false,
       maintenanceIntervalSeconds: this.options.maintenanceSeconds ?? 30,
@@ -112,133 +94,38 @@ export class PgJobs implements JobQueue {
     this.boss = boss;
     // pg-boss deadlocks when instances that start together create the same queues at once.
     await this.oneAtATime(QUEUES_LOCK, async () => {
-      for (const name of this.handlers.keys()) {
+      for (const [name, { options }] of this.handlers) {
         const queue = {
           name,
           policy: 'standard' as const,
           retryLimit: MAX_ATTEMPTS,
           retryDelay: 5,
           retryBackoff: true,
-          expireInSeconds: this.leaseSeconds,
+          expireInSeconds: options.leaseSeconds,
         };
         await boss.createQueue(name, queue);
         // Created by an earlier version with other settings: these hold from now on.
         await boss.updateQueue(name, queue);
-        // Jobs already waiting keep the lease they were sent with.
-        await this.pool.query(
-          `UPDATE ${this.table} SET expire_in = make_interval(secs => $2) WHERE name = $1 AND state < 'active'`,
-          [name, this.leaseSeconds],
-        );
       }
     });
-    this.stopBeats = heartbeat(
-      this.leaseSeconds,
-      () => this.beat(),
-      (err) => this.log.warn({ err }, 'job leases'),
-    );
-    this.poll();
-    return boss;
-  }
-
-  private get table() {
-    return `${pg.escapeIdentifier(this.schema)}.job`;
-  }
-
-  /**
-   * Renews the runs under way here, and puts back those whose lease lapsed (their instance died)
-   * as due now, rather than at pg-boss's next upkeep and a retry's delay. A run given up already
-   * (its attempts spent) is left to pg-boss, which marks it failed.
-   */
-  private async beat() {
-    if (this.active.size) {
-      await this.pool.query(
-        `UPDATE ${this.table} SET started_on = now() WHERE id = ANY($1::uuid[]) AND state = 'active'`,
-        [[...this.active.keys()]],
-      );
-    }
-    // While stopping, the runs under way are still renewed (they finish), none is taken.
-    if (this.closing) return;
-    const lapsed = await this.pool.query(
-      `UPDATE ${this.table} SET state = 'retry', start_after = now()
-       WHERE name = ANY($1) AND state = 'active' AND started_on + expire_in < now() AND retry_count < retry_limit`,
-      [[...this.handlers.keys()]],
-    );
-    if (lapsed.rowCount) this.poll();
-  }
-
-  /** Looks for due jobs now (one look at a time; a look asked for during one follows it). */
-  private poll() {
-    if (this.closing) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
-    this.polling = (async () => {
-      do {
-        this.pollAgain = false;
-        await this.takeDue();
-      } while (this.pollAgain && !this.closing);
-    })()
-      .catch((err: unknown) => this.log.warn({ err }, 'jobs not taken'))
-      .finally(() => {
-        this.polling = null;
-        if (this.closing) return;
-        this.pollTimer = setTimeout(() => this.poll(), (this.options.pollSeconds ?? 2) * 1000);
-        this.pollTimer.unref();
-      });
-  }
-
-  /** One query for every name with a free slot; a fetch only for the names with due jobs. */
-  private async takeDue() {
-    const boss = this.boss;
-    if (!boss) return;
-    const free = new Map<string, number>();
-    for (const [name, { options }] of this.handlers) {
-      let busy = 0;
-      for (const n of this.active.values()) if (n === name) busy++;
-      const slots = (options.concurrency ?? 1) - busy;
-      if (slots > 0) free.set(name, slots);
-    }
-    if (!free.size) return;
-    // job_i5 (name, start_after) WHERE state < 'active': the waiting jobs' index.
-    const { rows } = await this.pool.query<{ name: string }>(
-      `SELECT DISTINCT name FROM ${this.table} WHERE name = ANY($1) AND state < 'active' AND start_after < now()`,
-      [[...free.keys()]],
-    );
-    for (const { name } of rows) {
-      if (this.closing) return;
-      const jobs = await boss.fetch<JobPayload>(name, { batchSize: free.get(name)! });
-      for (const job of jobs) this.run(name, job.id, job.data);
-    }
-  }
-
-  private run(name: string, id: string, payload: JobPayload) {
-    const { run } = this.handlers.get(name)!;
-    this.active.set(id, name);
-    const work = (async () => {
-      let failure: unknown = null;
-      try {
-        await run(payload);
-        // Perhaps cut short by the stop: failed, so that it is retried (here or elsewhere).
-        if (this.closing) throw new Error('stopped during the run');
-      } catch (error) {
-        failure = error;
+    for (const [name, { run, options }] of this.handlers) {
+      const ids: string[] = [];
+      for (let i = 0; i < (options.concurrency ?? 1); i++) {
+        ids.push(
+          await boss.work<JobPayload>(
+            name,
+            { pollingIntervalSeconds: this.options.pollSeconds ?? 2, batchSize: 1 },
+            async ([job]) => {
+              await run(job.data);
+              // Perhaps cut short by the stop: failed, so that it is retried (here or elsewhere).
+              if (this.closing) throw new Error('stopped during the run');
+            },
+          ),
+        );
       }
-      this.active.delete(id);
-      if (failure === null) return this.boss?.complete(name, id);
-      if (!this.closing) this.log.warn({ err: failure, job: name }, 'job failed; tried again later');
-      const message = failure instanceof Error ? failure.message : String(failure);
-      await this.boss?.fail(name, id, { message });
-    })()
-      .catch((err: unknown) => this.log.error({ err, job: name }, 'job not settled'))
-      .finally(() => {
-        this.runs.delete(work);
-        // A slot is free: perhaps for a job that was due meanwhile.
-        this.poll();
-      });
-    this.runs.add(work);
+      this.workers.set(name, ids);
+    }
+    return boss;
   }
 
   /** fn under an advisory lock, so that instances starting together take turns. */
@@ -288,7 +175,7 @@ export class PgJobs implements JobQueue {
       await boss.deleteJob(name, id, { db });
       await boss.send(name, payload, { id, startAfter: new Date(runAt), db });
     });
-    this.nudge(runAt);
+    this.nudge(name, runAt);
   }
 
   async cancel(name: string, key: string) {
@@ -302,16 +189,19 @@ export class PgJobs implements JobQueue {
   }
 
   /**
-   * The job was scheduled here: this instance looks at once when it is due, rather than at its
-   * next poll (other instances find it at theirs, should this one be gone).
+   * The job was scheduled here: this instance's workers look at once when it is due, rather than
+   * at their next poll (other instances find it at theirs, should this one be gone).
    */
-  private nudge(runAt: number) {
+  private nudge(name: string, runAt: number) {
+    const wake = () => {
+      for (const id of this.workers.get(name) ?? []) this.boss?.notifyWorker(id);
+    };
     const delay = runAt - Date.now();
-    if (delay <= 0) return this.poll();
+    if (delay <= 0) return wake();
     if (delay > MAX_DELAY) return;
     const timer = setTimeout(() => {
       this.nudges.delete(timer);
-      this.poll();
+      wake();
     }, delay);
     timer.unref();
     this.nudges.add(timer);
@@ -321,12 +211,8 @@ export class PgJobs implements JobQueue {
     this.closing = true;
     for (const timer of this.nudges) clearTimeout(timer);
     this.nudges.clear();
-    if (this.pollTimer) clearTimeout(this.pollTimer);
     const boss = await this.ready?.catch(() => null);
-    await this.polling;
-    // Waits for the runs under way (each checks the service's own stop and returns), renewing them.
-    await Promise.allSettled([...this.runs]);
-    this.stopBeats?.();
+    // Waits for the runs under way (each checks the service's own stop and returns).
     await boss?.stop({ graceful: true, wait: true, timeout: 30_000 });
     await this.pool.end();
   }

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
-  heartbeat,
-  LEASE_SECONDS,
   MAX_ATTEMPTS,
   retryDelayMs,
   type JobHandler,
@@ -39,15 +37,10 @@ export class SqliteJobs implements JobQueue {
   private timerAt = Infinity;
   private started = false;
   private closed = false;
-  /** Runs under way here, whose leases the heartbeat renews. */
-  private readonly active = new Set<JobRow>();
-  private stopBeats: (() => void) | null = null;
 
   constructor(
     private readonly db: Kysely<ServiceTables>,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
-    /** See LEASE_SECONDS (tests shorten it). */
-    private readonly leaseSeconds = LEASE_SECONDS,
   ) {}
 
   register(name: string, run: JobHandler, options: JobOptions) {
@@ -56,11 +49,6 @@ export class SqliteJobs implements JobQueue {
 
   async start() {
     this.started = true;
-    this.stopBeats ??= heartbeat(
-      this.leaseSeconds,
-      () => this.beat(),
-      (err) => this.log.warn({ err }, 'job leases'),
-    );
     await this.wake();
   }
 
@@ -96,19 +84,6 @@ export class SqliteJobs implements JobQueue {
   async cancel(name: string, key: string) {
     if (this.closed) return;
     await this.db.deleteFrom('jobs').where('name', '=', name).where('key', '=', key).execute();
-  }
-
-  private async beat() {
-    const until = Date.now() + this.leaseSeconds * 1000;
-    for (const row of this.active) {
-      await this.db
-        .updateTable('jobs')
-        .set({ locked_until: until })
-        .where('name', '=', row.name)
-        .where('key', '=', row.key)
-        .where('version', '=', row.version)
-        .execute();
-    }
   }
 
   private names() {
@@ -165,10 +140,11 @@ export class SqliteJobs implements JobQueue {
       .limit(100)
       .execute();
     for (const row of due) {
+      const { options } = this.handlers.get(row.name)!;
       // Taken only if nobody (another process on the file) took it meanwhile.
       const claimed = await this.db
         .updateTable('jobs')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1), locked_until: now + this.leaseSeconds * 1000 }))
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), locked_until: now + options.leaseSeconds * 1000 }))
         .where('name', '=', row.name)
         .where('key', '=', row.key)
         .where('version', '=', row.version)
@@ -196,13 +172,11 @@ export class SqliteJobs implements JobQueue {
         .execute();
     const work = (async () => {
       let failure: unknown = null;
-      this.active.add(row);
       try {
         await run(JSON.parse(row.payload) as JobPayload);
       } catch (error) {
         failure = error;
       }
-      this.active.delete(row);
       if (this.closed) {
         // Perhaps cut short by the stop: the next start runs it again, this attempt not counted.
         await thisRun()
@@ -231,6 +205,5 @@ export class SqliteJobs implements JobQueue {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await Promise.allSettled([...this.running]);
-    this.stopBeats?.();
   }
 }

@@ -12,7 +12,10 @@ import { newId } from './lifecycle';
  */
 export class CreditChecks {
   constructor(private readonly ctx: ServiceContext) {
-    ctx.jobs.register('credit-check', (payload) => this.complete(String(payload.id)), { concurrency: 2 });
+    ctx.jobs.register('credit-check', (payload) => this.complete(String(payload.id)), {
+      leaseSeconds: 60,
+      concurrency: 2,
+    });
   }
 
   /** Stores the request (with its callbackUrl) and schedules its result; answered before it runs. */

@@ -33,17 +33,23 @@ export class Lifecycle {
 
   constructor(private readonly ctx: ServiceContext) {
     const idOf = (payload: JobPayload) => String(payload.id);
-    ctx.jobs.register('expire', (payload) => this.expire(idOf(payload)), { concurrency: 2 });
+    ctx.jobs.register('expire', (payload) => this.expire(idOf(payload)), {
+      leaseSeconds: 60,
+      concurrency: 2,
+    });
     ctx.jobs.register(
       'upload-wait',
       async (payload) => {
         const v = await this.ctx.repo.get(idOf(payload));
         if (v) await this.withLock(v.identity, () => this.evaluate(v.id));
       },
-      { concurrency: 2 },
+      { leaseSeconds: 60, concurrency: 2 },
     );
-    // A run is a few seconds of checks; a killed instance's run is taken again about a lease later.
-    ctx.jobs.register('process', (payload) => this.process(idOf(payload)), { concurrency: 2 });
+    // A run is a few seconds of checks; the lease is what a killed instance's run waits for.
+    ctx.jobs.register('process', (payload) => this.process(idOf(payload)), {
+      leaseSeconds: 600,
+      concurrency: 2,
+    });
   }
 
   /**

@@ -21,8 +21,8 @@ export class RetentionSweep {
         await this.sweep();
         await this.ctx.jobs.schedule('retention', 'daily', Date.now() + DAY_MS, {});
       },
-      // Erasing many verifications takes a while: the heartbeat keeps the run taken meanwhile.
-      {},
+      // Erasing many verifications takes a while; a killed instance's sweep waits this long.
+      { leaseSeconds: 3600 },
     );
   }
 
