@@ -108,7 +108,9 @@ async function look(
   const bitmap = source instanceof Blob ? await createImageBitmap(source) : source;
   const [fullWidth, fullHeight] =
     'displayWidth' in bitmap ? [bitmap.displayWidth, bitmap.displayHeight] : [bitmap.width, bitmap.height];
-  const screen = live ? undefined : isScreenPhoto(lookForScreen(drawn(bitmap, fullWidth, fullHeight)));
+  // A photo no larger than the look's decode is drawn once: the screen look takes the same pixels.
+  const drawnApart = !live && Math.max(fullWidth, fullHeight) > DECODE_LONG_SIDE;
+  const apart = drawnApart ? isScreenPhoto(lookForScreen(drawn(bitmap, fullWidth, fullHeight))) : undefined;
   // A live frame is looked at on the outline's own pixels, which blur and glare are measured on too.
   const longSide = live ? OUTLINE_LONG_SIDE : DECODE_LONG_SIDE;
   const scale = Math.min(1, longSide / Math.max(fullWidth, fullHeight));
@@ -124,6 +126,7 @@ async function look(
   const { verdict, scale: back, textChars, cards } = outlineOf(cv, pixels);
   // The cover rule box-filters to its own 256 px: a live frame (512) and a photo (1024) alike.
   const covered = isCovered(lookForCover(pixels), textChars);
+  const screen = live ? undefined : (apart ?? isScreenPhoto(lookForScreen(pixels)));
   if (!live) {
     const ms = performance.now() - started;
     if (verdict.kind !== 'framed') return { verdict, ms, textChars, cards, covered, screen };
